@@ -1,0 +1,172 @@
+"""Typed records for the RAGTruth interchange format."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+TASK_TYPES = ("QA", "Summary", "Data2txt")
+SPLITS = ("train", "test")
+QUALITIES = ("good", "incorrect_refusal", "truncated")
+LABEL_TYPES = (
+    "Evident Conflict",
+    "Subtle Conflict",
+    "Evident Baseless Info",
+    "Subtle Baseless Info",
+)
+RESPONSE_FIELDS = ("id", "source_id", "model", "temperature", "labels", "split", "quality", "response")
+SOURCE_FIELDS = ("source_id", "task_type", "source", "source_info", "prompt")
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A hallucinated character span of a response (end exclusive)."""
+
+    start: int
+    end: int
+    text: str
+    label_type: str
+    meta: str = ""
+    due_to_null: bool | None = None
+    implicit_true: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "meta": self.meta,
+            "label_type": self.label_type,
+        }
+        if self.implicit_true is not None:
+            out["implicit_true"] = self.implicit_true
+        if self.due_to_null is not None:
+            out["due_to_null"] = self.due_to_null
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceGold:
+    """Gold annotation of one generated sentence (audit corpus only).
+
+    `chunk_index` is the index of the evidence chunk a supported sentence rests on
+    (None for hallucinated sentences or where no single chunk applies).
+    """
+
+    start: int
+    end: int
+    chunk_index: int | None
+    supported: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "chunk_index": self.chunk_index,
+            "supported": self.supported,
+        }
+
+
+@dataclass(slots=True)
+class Response:
+    id: str
+    source_id: str
+    model: str
+    temperature: float
+    labels: tuple[Label, ...]
+    split: str
+    quality: str
+    response: str
+    sentence_meta: tuple[SentenceGold, ...] | None = None
+    response_label: int | None = None
+    """Response-level gold for corpora without spans (HaluEval); None means: derive from labels."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Fields outside the official schema, kept so a round trip loses nothing."""
+
+    @property
+    def hallucinated(self) -> bool:
+        if self.response_label is not None:
+            return bool(self.response_label)
+        return len(self.labels) > 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "source_id": self.source_id,
+            "model": self.model,
+            "temperature": self.temperature,
+            "labels": [lab.to_json() for lab in self.labels],
+            "split": self.split,
+            "quality": self.quality,
+            "response": self.response,
+        }
+        if self.sentence_meta is not None:
+            out["sentence_meta"] = [s.to_json() for s in self.sentence_meta]
+        if self.response_label is not None:
+            out["response_label"] = self.response_label
+        out.update(self.extra)
+        return out
+
+
+@dataclass(slots=True)
+class Source:
+    source_id: str
+    task_type: str
+    source: str
+    source_info: str | dict[str, Any]
+    prompt: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def query(self) -> str | None:
+        """The question (QA) or conversation (dialogue) the answer responds to, if any."""
+        info = self.source_info
+        if isinstance(info, dict):
+            for key in ("question", "query", "dialogue_history"):
+                if isinstance(info.get(key), str):
+                    return info[key]
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "source_id": self.source_id,
+            "task_type": self.task_type,
+            "source": self.source,
+            "source_info": self.source_info,
+            "prompt": self.prompt,
+        }
+        out.update(self.extra)
+        return out
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Responses joined to their sources, plus an account of what loading removed."""
+
+    name: str
+    sources: dict[str, Source]
+    responses: list[Response]
+    filtered: dict[str, int] = field(default_factory=dict)
+    span_labels: bool = True
+    """False for corpora with response-level labels only: word/span metrics are skipped."""
+
+    def source_of(self, response: Response) -> Source:
+        return self.sources[response.source_id]
+
+    def subset(self, response_ids: set[str] | None = None, source_ids: set[str] | None = None,
+               name: str | None = None) -> "Corpus":
+        keep = [
+            r for r in self.responses
+            if (response_ids is None or r.id in response_ids)
+            and (source_ids is None or r.source_id in source_ids)
+        ]
+        used = {r.source_id for r in keep}
+        return Corpus(
+            name=name or self.name,
+            sources={k: v for k, v in self.sources.items() if k in used},
+            responses=keep,
+            filtered=dict(self.filtered),
+            span_labels=self.span_labels,
+        )
+
+    def __len__(self) -> int:
+        return len(self.responses)

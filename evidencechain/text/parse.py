@@ -1,0 +1,144 @@
+"""Tokens with character offsets, sentences and entities, parsed once and cached."""
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from dataclasses import dataclass
+from hashlib import blake2b
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from .nlp import load_pipeline
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedText:
+    """One text as arrays over its tokens (whitespace tokens dropped)."""
+
+    text: str
+    starts: np.ndarray
+    ends: np.ndarray
+    lower: tuple[str, ...]
+    lemma: tuple[str, ...]
+    is_punct: np.ndarray
+    is_stop: np.ndarray
+    like_num: np.ndarray
+    sentences: tuple[tuple[int, int], ...]
+    entities: tuple[tuple[int, int, str], ...] | None
+    """(start, end, label) character spans; None when the pipeline has no NER."""
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def token_text(self, i: int) -> str:
+        return self.text[self.starts[i]:self.ends[i]]
+
+    def tokens_in(self, start: int, end: int) -> np.ndarray:
+        """Indices of tokens that overlap the character range [start, end)."""
+        return np.flatnonzero((self.starts < end) & (self.ends > start))
+
+
+def _from_doc(doc) -> ParsedText:
+    toks = [t for t in doc if not t.is_space]
+    has_lemma = doc.has_annotation("LEMMA")
+    sents = []
+    for s in doc.sents:
+        chars = s.text
+        start = s.start_char + (len(chars) - len(chars.lstrip()))
+        end = s.end_char - (len(chars) - len(chars.rstrip()))
+        if end > start:
+            sents.append((start, end))
+    ents = None
+    if doc.has_annotation("ENT_IOB"):
+        ents = tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
+    return ParsedText(
+        text=doc.text,
+        starts=np.array([t.idx for t in toks], dtype=np.int32),
+        ends=np.array([t.idx + len(t.text) for t in toks], dtype=np.int32),
+        lower=tuple(t.lower_ for t in toks),
+        lemma=tuple((t.lemma_.lower() if has_lemma and t.lemma_ else t.lower_) for t in toks),
+        is_punct=np.array([t.is_punct or not any(c.isalnum() for c in t.text) for t in toks],
+                          dtype=bool),
+        is_stop=np.array([t.is_stop for t in toks], dtype=bool),
+        like_num=np.array([t.like_num for t in toks], dtype=bool),
+        sentences=tuple(sents),
+        entities=ents,
+    )
+
+
+class ParseCache:
+    """A sqlite-backed map from (pipeline, text) to ParsedText; safe to interrupt."""
+
+    def __init__(self, path: str | Path | None):
+        self.path = Path(path) if path else None
+        self._mem: dict[str, ParsedText] = {}
+        self._db = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path)
+            self._db.execute("CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, value BLOB)")
+
+    @staticmethod
+    def key(pipeline: str, text: str) -> str:
+        return blake2b(f"{pipeline}\0{text}".encode(), digest_size=16).hexdigest()
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, ParsedText]:
+        found = {k: self._mem[k] for k in keys if k in self._mem}
+        missing = [k for k in keys if k not in found]
+        if self._db is not None and missing:
+            for i in range(0, len(missing), 500):
+                part = missing[i:i + 500]
+                marks = ",".join("?" * len(part))
+                for k, blob in self._db.execute(
+                        f"SELECT key, value FROM parse WHERE key IN ({marks})", part):
+                    found[k] = self._mem[k] = pickle.loads(blob)
+        return found
+
+    def put_many(self, items: dict[str, ParsedText]) -> None:
+        self._mem.update(items)
+        if self._db is not None and items:
+            with self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO parse VALUES (?, ?)",
+                    [(k, pickle.dumps(v, protocol=5)) for k, v in items.items()])
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+_DEFAULT_CACHE = ParseCache(None)
+
+
+def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCache | None = None,
+                batch_size: int = 64, progress: bool = True, desc: str = "parse") -> list[ParsedText]:
+    """Parse texts in order; texts already in the cache are not parsed again."""
+    texts = list(texts)
+    nlp, name = load_pipeline(pipeline)
+    cache = cache or _DEFAULT_CACHE
+    keys = [ParseCache.key(name, t) for t in texts]
+    found = cache.get_many(list(dict.fromkeys(keys)))
+    todo = {k: t for k, t in zip(keys, texts) if k not in found}
+    if todo:
+        fresh: dict[str, ParsedText] = {}
+        items = list(todo.items())
+        docs = nlp.pipe((t for _, t in items), batch_size=batch_size)
+        bar = tqdm(zip(items, docs), total=len(items), desc=desc, disable=not progress,
+                   unit="text", leave=False)
+        for (k, _), doc in bar:
+            fresh[k] = _from_doc(doc)
+            if len(fresh) >= 2000:
+                cache.put_many(fresh)
+                found.update(fresh)
+                fresh = {}
+        cache.put_many(fresh)
+        found.update(fresh)
+    return [found[k] for k in keys]
+
+
+def pipeline_name(pipeline: str = "auto") -> str:
+    return load_pipeline(pipeline)[1]
