@@ -27,6 +27,40 @@ def _data_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .experiment import run_experiment
+
+    config = load_config(args.config)
+    if args.response_jsonl or args.source_info_jsonl:
+        if not (args.response_jsonl and args.source_info_jsonl):
+            raise SystemExit("error: --response-jsonl and --source-info-jsonl go together")
+        config.data.format = "ragtruth"
+        config.data.response_jsonl, config.data.source_info_jsonl = args.response_jsonl, args.source_info_jsonl
+    if args.test_response_jsonl or args.test_source_info_jsonl:
+        if not (args.test_response_jsonl and args.test_source_info_jsonl):
+            raise SystemExit("error: --test-response-jsonl and --test-source-info-jsonl go together")
+        config.data.test_response_jsonl = args.test_response_jsonl
+        config.data.test_source_info_jsonl = args.test_source_info_jsonl
+    if args.seed is not None:
+        config.seed = args.seed
+    if args.limit is not None:
+        config.data.limit = args.limit
+    out = run_experiment(config, args.out, progress=not args.quiet)
+    print(f"results written to {out}")
+    return 0
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from .data.ragtruth import load_ragtruth
+    from .detect import detect_files
+
+    corpus = load_ragtruth(args.response_jsonl, args.source_info_jsonl, quality=None)
+    for path in detect_files(args.model, corpus, args.out, progress=not args.quiet):
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evidencechain", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
@@ -43,6 +77,26 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--scale", type=int, default=1, help="multiply the number of sources")
     audit.add_argument("--out", default="data/audit")
     audit.set_defaults(func=_data_audit)
+
+    run = sub.add_parser("run", help="run an experiment from a TOML config")
+    run.add_argument("--config", default="experiments/audit.toml")
+    run.add_argument("--out", help="output directory (overrides the config's output_dir)")
+    run.add_argument("--response-jsonl", help="train/evaluate on these RAGTruth files instead")
+    run.add_argument("--source-info-jsonl")
+    run.add_argument("--test-response-jsonl", help="evaluate on a second corpus (cross-corpus)")
+    run.add_argument("--test-source-info-jsonl")
+    run.add_argument("--seed", type=int, help="override the config's seed")
+    run.add_argument("--limit", type=int, help="HaluEval: records per subset (quick runs)")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    run.set_defaults(func=_run)
+
+    detect = sub.add_parser("detect", help="score RAGTruth-format files with a fitted model")
+    detect.add_argument("--model", required=True, help="a run's model directory (RUN_DIR/model)")
+    detect.add_argument("--response-jsonl", required=True)
+    detect.add_argument("--source-info-jsonl", required=True)
+    detect.add_argument("--out", required=True, help="directory for the scored tables")
+    detect.add_argument("-q", "--quiet", action="store_true")
+    detect.set_defaults(func=_detect)
     return parser
 
 

@@ -6,10 +6,12 @@ Every problem is collected with its file, line and field and raised together as 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from ..io import atomic_write_text
 from .records import (
@@ -31,11 +33,13 @@ MAX_PROBLEMS = 50
 class Problem:
     file: str
     line: int
+    """1-based line number; 0 for a problem with the file as a whole."""
     field: str
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: field '{self.field}': {self.message}"
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: field '{self.field}': {self.message}"
 
 
 class DataValidationError(ValueError):
@@ -81,25 +85,39 @@ def _expect(row: dict, key: str, types: tuple[type, ...], line: int, out: _Colle
 
 
 def iter_jsonl(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
-    """Yield (line number, object) for each non-blank line; record undecodable lines."""
+    """Yield (line number, object) for each non-blank line; record undecodable lines.
+
+    Lines are split on '\n' only (a JSON string may hold other line separators), a UTF-8
+    byte order mark on the first line is ignored, and a line that is not valid UTF-8 is
+    reported rather than aborting the whole file.
+    """
+    for number, raw in _numbered_lines(path, out):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            out.add(number, "-", f"not valid UTF-8 (byte {exc.start + 1})")
+            continue
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError as exc:
+            out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
+            continue
+        if not isinstance(row, dict):
+            out.add(number, "-", f"expected a JSON object, got {_type_name(row)}")
+            continue
+        yield number, row
+
+
+def _numbered_lines(path: Path, out: _Collector) -> Iterator[tuple[int, bytes]]:
     try:
-        handle = open(path, encoding="utf-8")
+        with open(path, "rb") as handle:
+            yield from enumerate(handle, start=1)
     except OSError as exc:
-        out.add(0, "-", f"cannot open file: {exc.strerror}")
-        return
-    with handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                row = json.loads(text)
-            except json.JSONDecodeError as exc:
-                out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
-                continue
-            if not isinstance(row, dict):
-                out.add(number, "-", f"expected a JSON object, got {_type_name(row)}")
-                continue
-            yield number, row
+        out.add(0, "-", f"cannot read file: {exc.strerror or exc}")
 
 
 def _parse_source(row: dict, line: int, out: _Collector) -> Source | None:
@@ -136,9 +154,9 @@ def _check_source_info(task: Any, info: Any, line: int, out: _Collector) -> None
             isinstance(passages, list) and all(isinstance(p, (str, dict)) for p in passages))
         if not ok:
             out.add(line, "source_info.passages", "missing, or not a string or list of passages")
-    elif task == "Data2txt":
-        if not isinstance(info, dict):
-            out.add(line, "source_info", f"Data2txt evidence must be an object, got {_type_name(info)}")
+    elif task == "Data2txt" and not isinstance(info, dict):
+        out.add(line, "source_info",
+                f"Data2txt evidence must be an object, got {_type_name(info)}")
 
 
 def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> tuple[Label, ...] | None:
@@ -174,8 +192,12 @@ def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> t
                     f"unknown value {lab['label_type']!r}; expected one of {LABEL_TYPES}")
             ok = False
         start, end = lab["start"], lab["end"]
+        if start >= end:
+            out.add(line, prefix + "start/end", f"empty or reversed span [{start}, {end})")
+            ok = False
+            continue
         if text is not None:
-            if not (0 <= start < end <= len(text)):
+            if not (0 <= start and end <= len(text)):
                 out.add(line, prefix + "start/end",
                         f"offsets [{start}, {end}) fall outside the response (length {len(text)})")
                 ok = False
@@ -220,7 +242,8 @@ def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
     _expect(row, "id", (str,), line, out)
     _expect(row, "source_id", (str,), line, out)
     _expect(row, "model", (str,), line, out)
-    _expect(row, "temperature", (int, float), line, out)
+    if _expect(row, "temperature", (int, float), line, out) and not math.isfinite(row["temperature"]):
+        out.add(line, "temperature", f"expected a finite number, got {row['temperature']!r}")
     if _expect(row, "split", (str,), line, out) and row["split"] not in SPLITS:
         out.add(line, "split", f"unknown value {row['split']!r}; expected one of {SPLITS}")
     if _expect(row, "quality", (str,), line, out) and row["quality"] not in QUALITIES:
@@ -235,7 +258,9 @@ def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
     if row.get("sentence_meta") is not None and has_text:
         sentence_meta = _parse_sentence_meta(row["sentence_meta"], row["response"], line, out)
     response_label = row.get("response_label")
-    if response_label is not None and response_label not in (0, 1):
+    if response_label is not None and (isinstance(response_label, bool)
+                                       or not isinstance(response_label, int)
+                                       or response_label not in (0, 1)):
         out.add(line, "response_label", f"expected 0, 1 or null, got {response_label!r}")
     if len(out.problems) > before:
         return None
@@ -279,10 +304,37 @@ def read_responses(path: str | Path, sources: dict[str, Source]) -> tuple[list[R
             continue
         first_line[resp.id] = line
         if resp.source_id not in sources:
-            out.add(line, "source_id", f"unknown source_id {resp.source_id!r} (not in source_info file)")
+            out.add(line, "source_id", f"unknown source_id {resp.source_id!r} "
+                                       "(no valid row with this id in the source_info file)")
             continue
         responses.append(resp)
     return responses, out.problems
+
+
+def filter_rows(sources: dict[str, Source], responses: list[Response],
+                quality: Iterable[str] | None = ("good",),
+                ) -> tuple[dict[str, Source], list[Response], dict[str, int]]:
+    """Apply the loader's filters: (kept sources, kept responses, counts of removed rows).
+
+    Responses whose `quality` is not in `quality` (None keeps all) are removed, counted as
+    'quality=<value>'; sources left without responses are dropped and counted too.
+    """
+    filtered: Counter[str] = Counter()
+    if quality is not None:
+        allowed = {quality} if isinstance(quality, str) else set(quality)
+        kept = []
+        for r in responses:
+            if r.quality in allowed:
+                kept.append(r)
+            else:
+                filtered[f"quality={r.quality}"] += 1
+        responses = kept
+    used = {r.source_id for r in responses}
+    unused = [s for s in sources if s not in used]
+    if unused:
+        filtered["sources without kept responses"] = len(unused)
+    return ({k: v for k, v in sources.items() if k in used}, responses,
+            dict(sorted(filtered.items())))
 
 
 def load_ragtruth(response_jsonl: str | Path, source_info_jsonl: str | Path, *,
@@ -298,25 +350,12 @@ def load_ragtruth(response_jsonl: str | Path, source_info_jsonl: str | Path, *,
     problems += more
     if problems:
         raise DataValidationError(problems[:MAX_PROBLEMS], total=len(problems))
-    filtered: Counter[str] = Counter()
-    if quality is not None:
-        allowed = set(quality)
-        kept = []
-        for r in responses:
-            if r.quality in allowed:
-                kept.append(r)
-            else:
-                filtered[f"quality={r.quality}"] += 1
-        responses = kept
-    used = {r.source_id for r in responses}
-    unused = [s for s in sources if s not in used]
-    if unused:
-        filtered["sources without kept responses"] = len(unused)
+    sources, responses, filtered = filter_rows(sources, responses, quality)
     return Corpus(
         name=name or Path(response_jsonl).resolve().parent.name,
-        sources={k: v for k, v in sources.items() if k in used},
+        sources=sources,
         responses=responses,
-        filtered=dict(sorted(filtered.items())),
+        filtered=filtered,
     )
 
 

@@ -153,7 +153,7 @@ class Corpus:
         return self.sources[response.source_id]
 
     def subset(self, response_ids: set[str] | None = None, source_ids: set[str] | None = None,
-               name: str | None = None) -> "Corpus":
+               name: str | None = None) -> Corpus:
         keep = [
             r for r in self.responses
             if (response_ids is None or r.id in response_ids)

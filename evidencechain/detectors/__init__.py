@@ -1,0 +1,35 @@
+"""Detectors: a common interface, four unsupervised baselines, two supervised models."""
+from __future__ import annotations
+
+from .base import Detector
+from .baselines import BM25, TFIDF, Lexical, NLIRules
+from .supervised import EvidenceChainLR, EvidenceChainRF
+from .thresholds import max_f1_threshold
+
+DETECTORS: dict[str, type[Detector]] = {
+    cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF)
+}
+
+
+def make_detector(name: str, random_state: int = 17, **params) -> Detector:
+    """Instantiate a detector by its published name (e.g. 'EvidenceChain_RF')."""
+    if name not in DETECTORS:
+        raise ValueError(f"unknown detector {name!r}; known: {sorted(DETECTORS)}")
+    cls = DETECTORS[name]
+    if cls.supervised:
+        return cls(random_state=random_state, **params)
+    return cls(**params)
+
+
+__all__ = [
+    "BM25",
+    "DETECTORS",
+    "TFIDF",
+    "Detector",
+    "EvidenceChainLR",
+    "EvidenceChainRF",
+    "Lexical",
+    "NLIRules",
+    "make_detector",
+    "max_f1_threshold",
+]

@@ -1,0 +1,32 @@
+"""The detector interface shared by every method."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..wordlevel import token_risk
+
+
+class Detector:
+    """Scores sentences and tokens for hallucination risk in [0, 1].
+
+    `fit` takes a sentence feature table (unsupervised detectors learn nothing);
+    `score_sentences` returns one risk per row; `score_tokens` maps sentence risk onto
+    the tokens of a token table (see `evidencechain.wordlevel`).
+    """
+
+    name: str = "Detector"
+    supervised: bool = False
+
+    def fit(self, sentences: pd.DataFrame) -> Detector:
+        return self
+
+    def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
+        raise NotImplementedError
+
+    def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame,
+                     sentence_risk: np.ndarray) -> np.ndarray:
+        return token_risk(tokens, sentences, sentence_risk)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

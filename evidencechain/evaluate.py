@@ -1,0 +1,128 @@
+"""Result tables of one run, computed from scored tables (each becomes a CSV)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .data.records import Corpus
+from .metrics import METRIC_COLUMNS, binary_metrics, span_metrics
+from .model import ScoredTables
+
+
+def _metric_rows(frame: pd.DataFrame, methods: list[str], thresholds: dict, level: str,
+                 extra: dict | None = None) -> list[dict]:
+    rows = []
+    for name in methods:
+        if level not in thresholds[name] or f"risk_{name}" not in frame:
+            continue
+        m = binary_metrics(frame["label"], frame[f"risk_{name}"], thresholds[name][level])
+        rows.append({**(extra or {}), "method": name, **m})
+    return rows
+
+
+def level_frames(scored: ScoredTables) -> dict[str, pd.DataFrame]:
+    """The evaluation units of each level: words (punctuation excluded), sentences, responses."""
+    frames = {"sentence": scored.sentences, "response": scored.responses}
+    if len(scored.tokens) and (scored.tokens["label"] >= 0).all():
+        words = scored.tokens[scored.tokens["is_punct"] == 0].copy()
+        task = scored.responses.set_index("response_id")["task_type"]
+        words["task_type"] = words["response_id"].map(task)
+        frames["word"] = words
+    return frames
+
+
+def detection_metrics(scored: ScoredTables, methods: list[str], thresholds: dict) -> dict[str, pd.DataFrame]:
+    """metrics_<level>.csv and metrics_by_task.csv tables."""
+    out = {}
+    by_task = []
+    for level, frame in level_frames(scored).items():
+        out[f"metrics_{level}"] = pd.DataFrame(_metric_rows(frame, methods, thresholds, level),
+                                               columns=["method", *METRIC_COLUMNS])
+        for task, part in frame.groupby("task_type", sort=True):
+            by_task += _metric_rows(part, methods, thresholds, level, {"level": level, "task_type": task})
+    out["metrics_by_task"] = pd.DataFrame(by_task, columns=["level", "task_type", "method", *METRIC_COLUMNS])
+    return out
+
+
+def span_table(scored: ScoredTables, corpus: Corpus, methods: list[str]) -> pd.DataFrame:
+    """Character-overlap span metrics (RAGTruth protocol) for each method."""
+    tokens = scored.tokens
+    gold = {r.id: (r.response, [(lab.start, lab.end) for lab in r.labels]) for r in corpus.responses}
+    rows = []
+    for name in methods:
+        if f"pred_{name}" not in tokens:
+            continue
+        rows.append({"method": name, **span_metrics(gold, scored.features.parsed, tokens,
+                                                    tokens[f"pred_{name}"].to_numpy() > 0)})
+    return pd.DataFrame(rows)
+
+
+def dataset_tables(corpus: Corpus, assignment: dict[str, str], tables: dict[str, ScoredTables | None]
+                   ) -> dict[str, pd.DataFrame]:
+    """split_summary, task_rates and generator_rates tables."""
+    split_rows = []
+    for split, t in tables.items():
+        if t is None:
+            continue
+        words = t.tokens[t.tokens["is_punct"] == 0] if len(t.tokens) else t.tokens
+        hall = int((words["label"] == 1).sum()) if len(words) else 0
+        split_rows.append({
+            "split": split,
+            "sources": t.responses["source_id"].nunique(),
+            "responses": len(t.responses),
+            "hallucinated_responses": int(t.responses["label"].sum()),
+            "sentences": len(t.sentences),
+            "tokens": len(words),
+            "hallucinated_tokens": hall,
+            "hallucinated_token_rate": hall / len(words) if len(words) else float("nan"),
+        })
+    resp = pd.DataFrame([{
+        "source_id": r.source_id, "task_type": corpus.sources[r.source_id].task_type,
+        "source": corpus.sources[r.source_id].source, "model": r.model,
+        "temperature": r.temperature, "hallucinated": int(r.hallucinated),
+    } for r in corpus.responses])
+    task = resp.groupby(["task_type", "source"], sort=True).agg(
+        sources=("source_id", "nunique"), responses=("hallucinated", "size"),
+        hallucinated_responses=("hallucinated", "sum")).reset_index()
+    task["hallucination_rate"] = task["hallucinated_responses"] / task["responses"]
+    gen = resp.groupby("model", sort=True).agg(
+        responses=("hallucinated", "size"), hallucinated_responses=("hallucinated", "sum"),
+        mean_temperature=("temperature", "mean")).reset_index()
+    gen["hallucination_rate"] = gen["hallucinated_responses"] / gen["responses"]
+    return {"split_summary": pd.DataFrame(split_rows), "task_rates": task, "generator_rates": gen}
+
+
+def coverage_bins(scored: ScoredTables, edges: list[float]) -> pd.DataFrame:
+    """Test responses binned by source coverage (1 - token novelty rate) vs hallucinated-token rate."""
+    words = scored.tokens[scored.tokens["is_punct"] == 0]
+    per = words.groupby("response_id", sort=False).agg(
+        coverage=("novelty", lambda x: 1.0 - x.mean()), hallucinated=("label", "mean"))
+    labels = [f"{'[' if k == 0 else '('}{a:.1f}, {b:.1f}]" for k, (a, b) in enumerate(zip(edges, edges[1:]))]
+    bins = pd.cut(per["coverage"], bins=edges, labels=labels, include_lowest=True)
+    grouped = per.groupby(bins, observed=False)
+    out = pd.DataFrame({
+        "coverage_bin": labels,
+        "responses": grouped.size().to_numpy(),
+        "mean_source_coverage": grouped["coverage"].mean().to_numpy(),
+        "mean_hallucinated_token_rate": grouped["hallucinated"].mean().to_numpy(),
+    })
+    return out
+
+
+def runtime_class(seconds: float) -> str:
+    """A coarse, reproducible runtime class (measured seconds live in run.json)."""
+    for limit, label in ((1, "< 1 s"), (10, "< 10 s"), (60, "< 1 min"), (600, "< 10 min")):
+        if seconds < limit:
+            return label
+    return ">= 10 min"
+
+
+def thresholds_table(thresholds: dict) -> pd.DataFrame:
+    rows = [{"method": m, "level": level, "threshold": t}
+            for m, levels in thresholds.items() for level, t in sorted(levels.items())]
+    return pd.DataFrame(rows)
+
+
+def ensure_numeric(frame: pd.DataFrame) -> pd.DataFrame:
+    """Replace infinities so CSVs stay portable."""
+    return frame.replace([np.inf, -np.inf], np.nan)

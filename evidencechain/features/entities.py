@@ -1,0 +1,75 @@
+"""Named entities of a sentence that the evidence does not mention.
+
+spaCy NER spans when the pipeline has an NER component; otherwise a rule fallback that
+takes runs of capitalised words (sentence-initial function words excluded).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..text.parse import ParsedText
+
+NUMERIC_ENTITY_TYPES = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
+_STRIP = re.compile(r"^(the|a|an)\s+|'s$|’s$", re.IGNORECASE)
+
+
+def normalise_entity(text: str) -> str:
+    return " ".join(_STRIP.sub("", text.lower().strip()).split())
+
+
+def rule_entities(parsed: ParsedText) -> list[tuple[int, int, str]]:
+    """Runs of capitalised, non-stopword tokens as (start, end, 'RULE') spans."""
+    sentence_starts = {a for a, _ in parsed.sentences}
+    spans: list[tuple[int, int, str]] = []
+    run: list[int] = []
+
+    def close() -> None:
+        if run:
+            spans.append((int(parsed.starts[run[0]]), int(parsed.ends[run[-1]]), "RULE"))
+            run.clear()
+
+    for i in range(len(parsed)):
+        tok = parsed.token_text(i)
+        capital = tok[:1].isupper() and not parsed.is_punct[i]
+        initial = int(parsed.starts[i]) in sentence_starts
+        if capital and not (initial and parsed.is_stop[i]) and not parsed.like_num[i]:
+            run.append(i)
+        else:
+            close()
+    close()
+    return spans
+
+
+def entity_spans(parsed: ParsedText) -> list[tuple[int, int, str]]:
+    """Non-numeric entities: NER when available, else the rule fallback."""
+    if parsed.entities is None:
+        return rule_entities(parsed)
+    return [e for e in parsed.entities if e[2] not in NUMERIC_ENTITY_TYPES]
+
+
+def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_lower: str,
+                       evidence_vocab: set[str]) -> tuple[np.ndarray, int, int]:
+    """Tokens of `parsed` inside entities absent from the evidence, within char `span`.
+
+    An entity counts as present when its normalised text occurs in the evidence or every
+    one of its content words does. Returns (token mask, entities seen, entities absent).
+    """
+    mask = np.zeros(len(parsed), dtype=bool)
+    seen = absent = 0
+    lo, hi = span
+    for start, end, _ in entity_spans(parsed):
+        if start < lo or end > hi:
+            continue
+        seen += 1
+        norm = normalise_entity(parsed.text[start:end])
+        if not norm or norm in evidence_text_lower:
+            continue
+        idx = parsed.tokens_in(start, end)
+        words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i]]
+        if words and all(w in evidence_vocab for w in words):
+            continue
+        absent += 1
+        mask[idx] = True
+    return mask, seen, absent

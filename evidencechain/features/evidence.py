@@ -1,0 +1,63 @@
+"""Per-source evidence index: parsed evidence, vocabulary, numbers, chunk terms, BM25."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..data.records import Source
+from ..text.chunks import Evidence, build_evidence
+from ..text.parse import ParseCache, ParsedText, parse_texts
+from .numeric import evidence_numbers
+from .retrieval import BM25Plus
+
+
+@dataclass(slots=True)
+class EvidenceIndex:
+    evidence: Evidence
+    parsed: ParsedText
+    vocab: frozenset[str]
+    """Lower-cased and lemmatised content words of the evidence and the query."""
+    text_lower: str
+    numbers: frozenset[str]
+    chunk_sets: tuple[frozenset[str], ...]
+    bm25: BM25Plus
+
+
+def content_indices(parsed: ParsedText, lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """Token indices of content words (not punctuation, not stop words) within [lo, hi)."""
+    hi = len(parsed.text) if hi is None else hi
+    keep = (~parsed.is_punct) & (~parsed.is_stop) & (parsed.starts >= lo) & (parsed.ends <= hi)
+    return np.flatnonzero(keep)
+
+
+def terms(parsed: ParsedText, idx: np.ndarray) -> list[str]:
+    return [parsed.lemma[i] for i in idx]
+
+
+def forms(parsed: ParsedText, idx: np.ndarray) -> set[str]:
+    return {parsed.lower[i] for i in idx} | {parsed.lemma[i] for i in idx}
+
+
+def build_indices(sources: list[Source], *, pipeline: str = "auto", cache: ParseCache | None = None,
+                  bm25_params: dict | None = None, progress: bool = True) -> dict[str, EvidenceIndex]:
+    evidences = [build_evidence(s) for s in sources]
+    parsed = parse_texts([e.text for e in evidences], pipeline=pipeline, cache=cache,
+                         progress=progress, desc="parse evidence")
+    queries = parse_texts([e.query or "" for e in evidences], pipeline=pipeline, cache=cache,
+                          progress=progress, desc="parse queries")
+    out = {}
+    for ev, doc, query in zip(evidences, parsed, queries):
+        chunk_idx = [content_indices(doc, c.start, c.end) for c in ev.chunks]
+        vocab = forms(doc, content_indices(doc)) | forms(query, content_indices(query))
+        numbers = evidence_numbers(ev.text, doc.lower) | evidence_numbers(query.text, query.lower)
+        out[ev.source_id] = EvidenceIndex(
+            evidence=ev,
+            parsed=doc,
+            vocab=frozenset(vocab),
+            text_lower=f"{ev.text}\n{query.text}".lower(),
+            numbers=frozenset(numbers),
+            chunk_sets=tuple(frozenset(forms(doc, i)) for i in chunk_idx),
+            bm25=BM25Plus([terms(doc, i) for i in chunk_idx] or [[]], **(bm25_params or {})),
+        )
+    return out

@@ -1,0 +1,229 @@
+"""Sentence and token feature tables for a corpus, each sentence against its own source."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..data.records import Corpus, Response
+from ..text.parse import ParseCache, ParsedText, parse_texts
+from ..text.spans import token_labels
+from .entities import absent_entity_mask
+from .evidence import EvidenceIndex, build_indices, content_indices, terms
+from .metadata import metadata_columns
+from .numeric import absent_numbers
+from .retrieval import make_tfidf, tfidf_best
+
+NUMERIC_FEATURES = {
+    "lexical": ["coverage", "best_chunk_overlap", "novel_count"],
+    "retrieval": ["bm25_max", "tfidf_max"],
+    "mismatch": ["numeric_mismatch", "entity_mismatch"],
+    "metadata": ["temperature"],
+    "neural": ["embedding_max"],
+}
+CATEGORICAL_FEATURES = {"metadata": ["model", "task_type", "source_collection"]}
+FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural")
+
+
+def feature_columns(groups: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(numeric, categorical) feature columns of the given groups."""
+    unknown = set(groups) - set(FEATURE_GROUPS) - {"coverage_only"}
+    if unknown:
+        raise ValueError(f"unknown feature group(s) {sorted(unknown)}; known: {FEATURE_GROUPS}")
+    if "coverage_only" in groups:
+        return ["coverage"], []
+    numeric = [c for g in groups for c in NUMERIC_FEATURES.get(g, [])]
+    categorical = [c for g in groups for c in CATEGORICAL_FEATURES.get(g, [])]
+    return numeric, categorical
+
+
+@dataclass
+class FeatureTables:
+    sentences: pd.DataFrame
+    tokens: pd.DataFrame
+    indices: dict[str, EvidenceIndex] = field(repr=False, default_factory=dict)
+    parsed: dict[str, ParsedText] = field(repr=False, default_factory=dict)
+
+
+@dataclass
+class FeatureConfig:
+    pipeline: str = "auto"
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+    bm25_delta: float = 1.0
+    tfidf_ngram_max: int = 2
+    embedding_model: str | None = None
+    """Local path or installed package of a sentence-transformers model; None skips it."""
+
+
+class FeatureExtractor:
+    """Computes the feature tables; `fit` learns the TF-IDF vocabulary from training text only."""
+
+    def __init__(self, config: FeatureConfig | None = None, cache: ParseCache | None = None):
+        self.config = config or FeatureConfig()
+        self.cache = cache
+        self.vectorizer = None
+        self.embedder = None
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["cache"] = None
+        return state
+
+    def _bm25_params(self) -> dict:
+        c = self.config
+        return {"k1": c.bm25_k1, "b": c.bm25_b, "delta": c.bm25_delta}
+
+    def fit(self, corpus: Corpus, progress: bool = True) -> FeatureExtractor:
+        indices = build_indices(list(corpus.sources.values()), pipeline=self.config.pipeline,
+                                cache=self.cache, bm25_params=self._bm25_params(), progress=progress)
+        texts = [c.text for ix in indices.values() for c in ix.evidence.chunks]
+        texts += [r.response for r in corpus.responses]
+        self.vectorizer = make_tfidf(self.config.tfidf_ngram_max).fit(texts)
+        if self.config.embedding_model:
+            from .neural import EmbeddingScorer
+            self.embedder = EmbeddingScorer.load(self.config.embedding_model)
+        return self
+
+    def preparse(self, corpus: Corpus, progress: bool = True) -> None:
+        """Parse every text of the corpus into the cache (so `transform` only computes features)."""
+        build_indices(list(corpus.sources.values()), pipeline=self.config.pipeline,
+                      cache=self.cache, bm25_params=self._bm25_params(), progress=progress)
+        parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
+                    cache=self.cache, progress=progress, desc="parse responses")
+
+    def transform(self, corpus: Corpus, progress: bool = True, with_tokens: bool = True) -> FeatureTables:
+        if self.vectorizer is None:
+            raise RuntimeError("FeatureExtractor.fit must be called before transform")
+        indices = build_indices(list(corpus.sources.values()), pipeline=self.config.pipeline,
+                                cache=self.cache, bm25_params=self._bm25_params(), progress=progress)
+        parsed = parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
+                             cache=self.cache, progress=progress, desc="parse responses")
+        sent_rows: list[dict] = []
+        token_frames: list[pd.DataFrame] = []
+        bar = tqdm(zip(corpus.responses, parsed), total=len(parsed), desc="features",
+                   disable=not progress, unit="resp", leave=False)
+        for response, doc in bar:
+            index = indices[response.source_id]
+            rows, tokens = _response_features(response, doc, index, corpus.span_labels, with_tokens)
+            meta = metadata_columns(response, corpus.source_of(response))
+            for row in rows:
+                row.update(meta)
+            sent_rows.extend(rows)
+            if with_tokens:
+                token_frames.append(tokens)
+        sentences = pd.DataFrame(sent_rows)
+        self._add_tfidf(sentences, indices)
+        if self.embedder is not None:
+            self.embedder.add_features(sentences, indices)
+        tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
+        return FeatureTables(sentences, tokens, indices,
+                             {r.id: d for r, d in zip(corpus.responses, parsed)})
+
+    def _add_tfidf(self, sentences: pd.DataFrame, indices: dict[str, EvidenceIndex]) -> None:
+        best = np.zeros(len(sentences))
+        arg = np.full(len(sentences), -1)
+        for sid, rows in sentences.groupby("source_id", sort=False).indices.items():
+            chunks = [c.text for c in indices[sid].evidence.chunks]
+            b, a, _ = tfidf_best(self.vectorizer, sentences["text"].iloc[rows].tolist(), chunks)
+            best[rows], arg[rows] = b, a
+        sentences["tfidf_max"] = best
+        sentences["tfidf_chunk"] = arg
+
+
+def _sentence_spans(doc: ParsedText) -> list[tuple[int, int]]:
+    if doc.sentences:
+        return list(doc.sentences)
+    stripped = doc.text.strip()
+    if not stripped:
+        return []
+    start = doc.text.index(stripped)
+    return [(start, start + len(stripped))]
+
+
+def _gold_chunk(response: Response, start: int, end: int) -> tuple[int, int]:
+    """(gold chunk index or -1, 1 if the gold marks the sentence supported) by best overlap."""
+    if not response.sentence_meta:
+        return -1, -1
+    best, overlap = None, 0
+    for g in response.sentence_meta:
+        o = min(end, g.end) - max(start, g.start)
+        if o > overlap:
+            best, overlap = g, o
+    if best is None or overlap < 0.5 * (end - start):
+        return -1, -1
+    chunk = best.chunk_index if best.chunk_index is not None and best.supported else -1
+    return chunk, int(best.supported)
+
+
+def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex,
+                       span_labels: bool, with_tokens: bool) -> tuple[list[dict], pd.DataFrame | None]:
+    n = len(doc)
+    content = (~doc.is_punct) & (~doc.is_stop)
+    number_absent = np.array(absent_numbers(doc.lower, index.numbers), dtype=bool) if n else np.zeros(0, bool)
+    has_number = np.array([any(ch.isdigit() for ch in t) for t in doc.lower], dtype=bool) if n else np.zeros(0, bool)
+    in_vocab = np.array([(lw in index.vocab) or (lm in index.vocab)
+                         for lw, lm in zip(doc.lower, doc.lemma)], dtype=bool) if n else np.zeros(0, bool)
+    covered = np.where(has_number, ~number_absent, in_vocab)
+    novel = content & ~covered | number_absent
+    labels = token_labels(doc, [(lab.start, lab.end) for lab in response.labels])
+    entity_absent = np.zeros(n, dtype=bool)
+    sentence_of = np.full(n, -1)
+    rows = []
+    for k, (start, end) in enumerate(_sentence_spans(doc)):
+        in_sentence = (doc.starts >= start) & (doc.starts < end)
+        sentence_of[in_sentence] = k
+        idx = content_indices(doc, start, end)
+        chunk_overlap = np.array([
+            np.mean([(doc.lower[i] in s) or (doc.lemma[i] in s) for i in idx]) if len(idx) else 0.0
+            for s in index.chunk_sets])
+        bm25 = index.bm25.scores(terms(doc, idx))
+        ent_mask, ents_seen, ents_absent = absent_entity_mask(doc, (start, end), index.text_lower, index.vocab)
+        entity_absent |= ent_mask
+        gold_chunk, gold_supported = _gold_chunk(response, start, end)
+        words = in_sentence & ~doc.is_punct
+        rows.append({
+            "response_id": response.id,
+            "source_id": response.source_id,
+            "sentence_index": k,
+            "start": start,
+            "end": end,
+            "text": doc.text[start:end],
+            "n_tokens": int(words.sum()),
+            "n_content": len(idx),
+            "coverage": float(covered[idx].mean()) if len(idx) else 1.0,
+            "novel_count": int(novel[in_sentence].sum()),
+            "best_chunk_overlap": float(chunk_overlap.max()) if len(chunk_overlap) else 0.0,
+            "overlap_chunk": int(chunk_overlap.argmax()) if len(chunk_overlap) else -1,
+            "bm25_max": float(bm25.max()) if len(bm25) else 0.0,
+            "bm25_chunk": int(bm25.argmax()) if len(index.chunk_sets) else -1,
+            "numbers_count": int((has_number & in_sentence).sum()),
+            "numeric_mismatch": int((number_absent & in_sentence).sum()),
+            "entities_count": ents_seen,
+            "entity_mismatch": ents_absent,
+            "label": int(labels[words].max()) if span_labels and words.any() else
+                     (int(response.hallucinated) if not span_labels else 0),
+            "response_label": int(response.hallucinated),
+            "gold_chunk": gold_chunk,
+            "gold_supported": gold_supported,
+        })
+    if not with_tokens:
+        return rows, None
+    tokens = pd.DataFrame({
+        "response_id": response.id,
+        "source_id": response.source_id,
+        "sentence_index": sentence_of,
+        "token_index": np.arange(n),
+        "start": doc.starts,
+        "end": doc.ends,
+        "text": [doc.token_text(i) for i in range(n)],
+        "is_punct": doc.is_punct.astype(np.int8),
+        "is_stop": doc.is_stop.astype(np.int8),
+        "novelty": novel.astype(np.int8),
+        "number_absent": number_absent.astype(np.int8),
+        "entity_absent": entity_absent.astype(np.int8),
+        "label": labels if span_labels else np.full(n, -1, dtype=np.int8),
+    })
+    return rows, tokens
