@@ -104,11 +104,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from .config import ConfigError
     from .data.ragtruth import DataValidationError
 
     try:
         return args.func(args)
-    except DataValidationError as exc:
+    except (DataValidationError, ConfigError, FileNotFoundError) as exc:
+        if args.verbose:
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

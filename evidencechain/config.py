@@ -10,6 +10,10 @@ from .features import FeatureConfig
 from .model import ALL_DETECTORS
 
 
+class ConfigError(ValueError):
+    """An experiment file is unreadable or names unknown keys."""
+
+
 @dataclass
 class DataConfig:
     format: str = "ragtruth"
@@ -65,10 +69,12 @@ class ExperimentConfig:
 
 
 def _build(cls, table: dict, where: str):
-    known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(table) - set(known))
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table, got {type(table).__name__}")
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(table) - known)
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {unknown}; expected some of {sorted(known)}")
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; expected some of {sorted(known)}")
     return cls(**table)
 
 
@@ -78,9 +84,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Ex
     try:
         raw = tomllib.loads(path.read_text())
     except FileNotFoundError:
-        raise FileNotFoundError(f"experiment config not found: {path}") from None
+        raise ConfigError(f"experiment config not found: {path}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: invalid TOML: {exc}") from None
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     raw.update(overrides or {})
     sections = {"data": DataConfig, "features": FeatureConfig, "detectors": DetectorConfig,
                 "evaluation": EvaluationConfig}

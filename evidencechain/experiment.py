@@ -30,7 +30,7 @@ from .evaluate import (
     thresholds_table,
 )
 from .features import FeatureExtractor
-from .io import atomic_write_text, sha256_file, write_csv
+from .io import atomic_write_text, sha256_file, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .text.nlp import load_pipeline
@@ -150,7 +150,6 @@ def run_experiment(config: ExperimentConfig, out_dir: str | Path | None = None,
                    progress: bool = True) -> Path:
     """Run the whole experiment and write every result under `out_dir` (default: config)."""
     out = Path(out_dir or config.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
     watch = Stopwatch()
     cache = ParseCache(Path(config.cache_dir) / "parse.sqlite") if config.cache_dir else None
     started = time.time()
@@ -212,13 +211,22 @@ def run_experiment(config: ExperimentConfig, out_dir: str | Path | None = None,
             "runtime_class": runtime_class(model.timings.get(n, 0.0) + watch.seconds["features"]),
         } for n in names])
 
-    for name, frame in results.items():
-        write_csv(ensure_numeric(frame), out / f"{name}.csv")
-    write_csv(scored.sentences, out / "sentences.csv")
-    write_csv(scored.responses, out / "responses.csv")
-    if len(scored.tokens):
-        write_csv(scored.tokens, out / "tokens.csv")
-    model.save(out / "model")
+    with staged_directory(out) as stage:
+        for name, frame in results.items():
+            write_csv(ensure_numeric(frame), stage / f"{name}.csv")
+        write_csv(scored.sentences, stage / "sentences.csv")
+        write_csv(scored.responses, stage / "responses.csv")
+        if len(scored.tokens):
+            write_csv(scored.tokens, stage / "tokens.csv")
+        model.save(stage / "model")
+        _write_run_json(stage, config, model, corpus, test, assignment, watch, started)
+    if cache is not None:
+        cache.close()
+    return out
+
+
+def _write_run_json(stage: Path, config: ExperimentConfig, model: EvidenceChain, corpus: Corpus,
+                    test: Corpus, assignment: dict, watch: Stopwatch, started: float) -> None:
     run = {
         "name": config.name,
         "seed": config.seed,
@@ -238,9 +246,6 @@ def run_experiment(config: ExperimentConfig, out_dir: str | Path | None = None,
         "stage_seconds": {k: round(v, 3) for k, v in watch.seconds.items()},
         "method_seconds": {k: round(v, 3) for k, v in model.timings.items()},
         "wall_seconds": round(time.time() - started, 3),
-        "outputs": sorted(p.name for p in out.iterdir() if p.is_file()),
+        "outputs": sorted([p.name for p in stage.iterdir() if p.is_file()] + ["run.json"]),
     }
-    atomic_write_text(out / "run.json", json.dumps(run, indent=2, sort_keys=True, default=str) + "\n")
-    if cache is not None:
-        cache.close()
-    return out
+    atomic_write_text(stage / "run.json", json.dumps(run, indent=2, sort_keys=True, default=str) + "\n")

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -46,3 +48,24 @@ def sha256_file(path: str | Path) -> str:
 def stable_hash(text: str) -> int:
     """A process-independent 64-bit hash (Python's hash() is salted per process)."""
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+@contextmanager
+def staged_directory(final: str | Path):
+    """Yield a fresh staging directory; on success it replaces `final` in one rename.
+
+    If the block raises (or is interrupted), `final` is left exactly as it was.
+    """
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.partial-"))
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    old = final.parent / f".{final.name}.old-{os.getpid()}"
+    if final.exists():
+        os.replace(final, old)
+    os.replace(stage, final)
+    shutil.rmtree(old, ignore_errors=True)
