@@ -77,13 +77,14 @@ def test_max_f1_threshold():
 
 def test_token_risk_keeps_supported_words_low():
     sentences = pd.DataFrame({"response_id": ["r", "r"], "sentence_index": [0, 1]})
-    tokens = pd.DataFrame({"response_id": ["r"] * 4, "sentence_index": [0, 0, 0, 1],
-                           "novelty": [0, 1, 1, 1], "number_absent": [0, 0, 1, 0],
-                           "entity_absent": [0, 0, 0, 0], "is_punct": [0, 0, 0, 0]})
+    # sentence 0: supported, supported, novel, stop word, absent number | sentence 1: novel
+    tokens = pd.DataFrame({"response_id": ["r"] * 6, "sentence_index": [0, 0, 0, 0, 0, 1],
+                           "novelty": [0, 0, 1, 0, 1, 1], "number_absent": [0, 0, 0, 0, 1, 0],
+                           "entity_absent": [0, 0, 0, 0, 0, 0], "is_punct": [0, 0, 0, 0, 0, 0]})
     risk = token_risk(tokens, sentences, np.array([0.9, 0.1]))
-    assert risk[0] == pytest.approx(0.9 * FLOOR)
-    assert risk[2] > risk[1] > risk[0]
-    assert risk[3] < risk[1]
+    assert risk[0] == pytest.approx(0.9 * FLOOR)  # far from any unsupported word
+    assert risk[4] > risk[2] > risk[3] > risk[1] > risk[0]  # number > novel > between > next to
+    assert risk[5] < risk[2]  # same evidence, lower sentence risk
 
 
 def test_response_aggregation():

@@ -43,10 +43,16 @@ def rule_entities(parsed: ParsedText) -> list[tuple[int, int, str]]:
 
 
 def entity_spans(parsed: ParsedText) -> list[tuple[int, int, str]]:
-    """Non-numeric entities: NER when available, else the rule fallback."""
+    """Non-numeric entities: NER when available, else the rule fallback.
+
+    Numeric entity types, and dates or times written with digits, are left to the numeric
+    family, which normalises them ('8 pm' against '20:00').
+    """
     if parsed.entities is None:
         return rule_entities(parsed)
-    return [e for e in parsed.entities if e[2] not in NUMERIC_ENTITY_TYPES]
+    return [e for e in parsed.entities
+            if e[2] not in NUMERIC_ENTITY_TYPES
+            and not (e[2] in ("DATE", "TIME") and any(c.isdigit() for c in parsed.text[e[0]:e[1]]))]
 
 
 def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_lower: str,

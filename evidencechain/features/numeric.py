@@ -1,7 +1,13 @@
-"""Numbers in text, normalised so that '1,200'/'1200', '20%'/'20 percent', 'third'/'3rd' match."""
+"""Numbers in text, normalised so that '1,200'/'1200', '20%'/'20 percent', 'third'/'3rd' match.
+
+Clock times are compared as times: '8 pm', '8:00 PM' and '20:00' (or Yelp's '20:0') are
+all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'.
+"""
 from __future__ import annotations
 
 import re
+
+import numpy as np
 
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:st|nd|rd|th)?(?![\d])")
 _SCALE = re.compile(r"\s*(thousand|million|billion|k\b|m\b|bn\b)", re.IGNORECASE)
@@ -19,6 +25,37 @@ ORDINALS = {
 # Word numbers that are so often non-numeric ("one of", "second half") that they only count
 # when the evidence has numbers to contradict them; see `numbers_in_tokens`.
 _AMBIGUOUS = {"one", "second", "first"}
+
+
+_TIME_24 = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{1,2})(?![\d:])(?!\s*[ap]\.?\s?m\b)", re.I)
+_TIME_12 = re.compile(r"(?<![\d:.])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)
+_TIME_WORDS = {"noon": "time:12:00", "midnight": "time:00:00"}
+
+
+def _time(hour: int, minute: int, half: str | None = None) -> str | None:
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    if hour > 24 or minute > 59:
+        return None
+    return f"time:{hour % 24:02d}:{minute:02d}"
+
+
+def time_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, 'time:HH:MM') for clock times written as 8 pm, 8:30 a.m., 20:00 or 20:0."""
+    out = []
+    for m in _TIME_12.finditer(text):
+        value = _time(int(m.group(1)), int(m.group(2) or 0), m.group(3))
+        if value:
+            out.append((m.start(), m.end(), value))
+    for m in _TIME_24.finditer(text):
+        value = _time(int(m.group(1)), int(m.group(2)))
+        if value:
+            out.append((m.start(), m.end(), value))
+    for word, value in _TIME_WORDS.items():
+        out += [(m.start(), m.end(), value) for m in re.finditer(rf"\b{word}\b", text, re.I)]
+    return sorted(out)
 
 
 def canonical(value: float) -> str:
@@ -50,8 +87,8 @@ def token_number_values(token: str) -> set[str]:
 
 
 def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
-    """All numbers the evidence states, in digits or words."""
-    out = numbers_in_text(text)
+    """All numbers and clock times the evidence states, in digits or words."""
+    out = numbers_in_text(text) | {t for _, _, t in time_spans(text)}
     for tok in lowered_tokens:
         if tok in WORD_NUMBERS:
             out.add(canonical(WORD_NUMBERS[tok]))
@@ -70,3 +107,16 @@ def absent_numbers(tokens: tuple[str, ...], known: set[str]) -> list[bool]:
         else:
             flags.append(not values & known)
     return flags
+
+
+def absent_number_mask(text: str, starts: np.ndarray, ends: np.ndarray, lowered: tuple[str, ...],
+                       known: set[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(states a number, number absent from the evidence) per token; times judged as times."""
+    has_number = np.array([any(ch.isdigit() for ch in t) or t in WORD_NUMBERS or t in ORDINALS
+                           for t in lowered], dtype=bool)
+    absent = np.array(absent_numbers(lowered, known), dtype=bool)
+    for start, end, value in time_spans(text):
+        inside = (starts < end) & (ends > start)
+        has_number |= inside
+        absent[inside] = value not in known
+    return has_number, absent

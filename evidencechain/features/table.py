@@ -13,7 +13,8 @@ from ..text.spans import token_labels
 from .entities import absent_entity_mask
 from .evidence import EvidenceIndex, build_indices, content_indices, terms
 from .metadata import metadata_columns
-from .numeric import absent_numbers
+from .numeric import absent_number_mask
+from .response import RESPONSE_FEATURES, add_response_features
 from .retrieval import make_tfidf, tfidf_best
 
 NUMERIC_FEATURES = {
@@ -22,9 +23,10 @@ NUMERIC_FEATURES = {
     "mismatch": ["numeric_mismatch", "entity_mismatch"],
     "metadata": ["temperature"],
     "neural": ["embedding_max"],
+    "response": RESPONSE_FEATURES,
 }
 CATEGORICAL_FEATURES = {"metadata": ["model", "task_type", "source_collection"]}
-FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural")
+FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response")
 
 
 def feature_columns(groups: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -56,6 +58,8 @@ class FeatureConfig:
     tfidf_ngram_max: int = 2
     embedding_model: str | None = None
     """Local path or installed package of a sentence-transformers model; None skips it."""
+    response_features: bool = False
+    """Add the response-level columns of `features.response` (group 'response')."""
 
 
 class FeatureExtractor:
@@ -116,6 +120,9 @@ class FeatureExtractor:
                 token_frames.append(tokens)
         sentences = pd.DataFrame(sent_rows)
         self._add_tfidf(sentences, indices)
+        if self.config.response_features:
+            add_response_features(sentences, corpus, parsed, indices, pipeline=self.config.pipeline,
+                                  cache=self.cache)
         if self.embedder is not None:
             self.embedder.add_features(sentences, indices)
         tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
@@ -162,8 +169,7 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
                        span_labels: bool, with_tokens: bool) -> tuple[list[dict], pd.DataFrame | None]:
     n = len(doc)
     content = (~doc.is_punct) & (~doc.is_stop)
-    number_absent = np.array(absent_numbers(doc.lower, index.numbers), dtype=bool) if n else np.zeros(0, bool)
-    has_number = np.array([any(ch.isdigit() for ch in t) for t in doc.lower], dtype=bool) if n else np.zeros(0, bool)
+    has_number, number_absent = absent_number_mask(doc.text, doc.starts, doc.ends, doc.lower, index.numbers)
     in_vocab = np.array([(lw in index.vocab) or (lm in index.vocab)
                          for lw, lm in zip(doc.lower, doc.lemma)], dtype=bool) if n else np.zeros(0, bool)
     covered = np.where(has_number, ~number_absent, in_vocab)
