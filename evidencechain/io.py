@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     """Write `data` to a temporary file beside `path`, then rename it into place."""
@@ -19,6 +22,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -481,7 +481,7 @@ BUSINESS_PROFILES = (
 )
 
 POSITIVE_ADJ = {
-    "food": ("delicious", "perfectly cooked", "fresh and flavorful", "outstanding",
+    "food": ("delicious", "perfect", "fresh and flavorful", "outstanding",
              "really tasty", "excellent", "generous and tasty", "full of flavor", "spot on"),
     "service": ("flawless", "quick and thorough", "excellent", "very professional",
                 "exactly what I wanted", "done perfectly", "fairly priced", "top notch"),
@@ -501,35 +501,35 @@ WEEKDAY_WORDS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturd
 REVIEW_TEMPLATES = {
     "food": (
         dict(stars=(4, 5), facts=("item_praise", "staff", "visit"),
-             text="Came here for {occasion} and ordered the {item}. It was {adj_pos} and the "
+             text="Came here for {occasion} and ordered the {item}. {It_be} {adj_pos} and the "
                   "portions were generous. {staff}, our {role}, was friendly and checked on us "
                   "often. Will be back!"),
         dict(stars=(3, 4), facts=("wait", "item_praise", "complaint"),
              text="We waited about {minutes} minutes for a table on a {weekday} night, but it "
-                  "was worth it. The {item} was {adj_pos}. The only miss was the {item2}, which "
-                  "was {adj_neg}."),
+                  "was worth it. The {item} {be} {adj_pos}. The only miss was the {item2}, which "
+                  "{be2} {adj_neg}."),
         dict(stars=(3, 4), facts=("item_praise", "price", "complaint"),
-             text="Solid spot. The {item} is {adj_pos} and only {price}. Service can be slow "
-                  "when it gets busy, and the {item2} was {adj_neg} this time."),
+             text="Solid spot. The {item} {is_} {adj_pos} and only {price}. Service can be slow "
+                  "when it gets busy, and the {item2} {be2} {adj_neg} this time."),
         dict(stars=(1, 2), facts=("wait", "complaint"),
              text="Disappointing visit. We waited {minutes} minutes for our food and the "
-                  "{item2} was {adj_neg}. {staff} apologized and took it off the bill, which "
+                  "{item2} {be2} {adj_neg}. {staff} apologized and took it off the bill, which "
                   "was nice, but I probably won't return."),
         dict(stars=(4, 5), facts=("regular", "price"),
              text="My go-to place for {occasion}. I always get the {item} and it never "
                   "disappoints. Prices are fair, around {price} for the {item}. The staff "
                   "are always welcoming."),
         dict(stars=(4, 5), facts=("staff_rec", "item_praise", "complaint"),
-             text="First time here. {staff} recommended the {item} and it was {adj_pos}. We "
-                  "also tried the {item2}, which was {adj_neg}. Parking was easy enough."),
+             text="First time here. {staff} recommended the {item} and {they} {be} {adj_pos}. We "
+                  "also tried the {item2}, which {be2} {adj_neg}. Parking was easy enough."),
         dict(stars=(3, 5), facts=("item_praise", "wait"),
-             text="Great {noun} with a cozy vibe. The {item} was {adj_pos}, but we had to wait "
+             text="Great {noun} with a cozy vibe. The {item} {be} {adj_pos}, but we had to wait "
                   "{minutes} minutes for the check on a busy {weekday}."),
         dict(stars=(5, 5), facts=("item_praise", "staff", "regular"),
-             text="The {item} here is {adj_pos}. I have been coming for years and {staff} the "
+             text="The {item} here {is_} {adj_pos}. I have been coming for years and {staff} the "
                   "{role} always remembers my order. Hidden gem!"),
         dict(stars=(2, 3), facts=("price", "complaint"),
-             text="Pretty average. Paid {price} for the {item} and the {item2} was "
+             text="Pretty average. Paid {price} for the {item} and the {item2} {be2} "
                   "{adj_neg}. Friendly {role} though."),
     ),
     "service": (
@@ -537,22 +537,22 @@ REVIEW_TEMPLATES = {
              text="Booked {occasion} and {staff} took care of my {item}. The result was "
                   "{adj_pos} and the place was spotless. Highly recommend asking for {staff}."),
         dict(stars=(4, 5), facts=("price", "item_praise"),
-             text="Fair and honest. My {item} was {adj_pos} and cost {price}, less than the "
+             text="Fair and honest. My {item} {be} {adj_pos} and cost {price}, less than the "
                   "quote I got elsewhere."),
         dict(stars=(1, 2), facts=("wait", "complaint"),
              text="I waited {minutes} minutes past my appointment time on a {weekday}. The "
                   "{item2} felt {adj_neg} and nobody explained the charges."),
         dict(stars=(3, 4), facts=("wait", "item_praise", "staff"),
              text="They squeezed me in for {occasion} with only a {minutes} minute wait. "
-                  "{staff}, the {role}, was patient and the {item} was {adj_pos}."),
+                  "{staff}, the {role}, was patient and the {item} {be} {adj_pos}."),
         dict(stars=(5, 5), facts=("regular", "staff"),
              text="I have trusted this {noun} with my {item} for years. {staff} the {role} "
                   "always explains everything and never pushes extra services."),
         dict(stars=(2, 3), facts=("price", "complaint"),
-             text="Mixed feelings. The {item} cost {price}, and the {item2} was {adj_neg}. "
+             text="Mixed feelings. The {item} cost {price}, and the {item2} {be2} {adj_neg}. "
                   "The front desk was polite, though."),
         dict(stars=(4, 5), facts=("staff_rec", "item_praise"),
-             text="Came in for {occasion}. {staff} recommended a {item} and it was {adj_pos}. "
+             text="Came in for {occasion}. {staff} recommended the {item} and {they} {be} {adj_pos}. "
                   "Easy online booking and plenty of parking."),
     ),
     "shop": (
@@ -561,15 +561,15 @@ REVIEW_TEMPLATES = {
                   "was {adj_pos}. Lovely {noun} with a warm atmosphere."),
         dict(stars=(4, 5), facts=("price", "regular"),
              text="My favorite {noun} in town. I come back for the {item} again and again, "
-                  "and it is usually around {price}."),
+                  "and {they} {is_} usually around {price}."),
         dict(stars=(2, 3), facts=("wait", "complaint"),
              text="Waited {minutes} minutes at the register on a {weekday} afternoon. The "
-                  "{item2} was {adj_neg}, which was a letdown."),
+                  "{item2} {be2} {adj_neg}, which was a letdown."),
         dict(stars=(3, 5), facts=("staff_rec", "item_praise", "price"),
-             text="{staff}, the {role}, recommended the {item}, and it was {adj_pos}. Paid "
+             text="{staff}, the {role}, recommended the {item}, and {they} {be} {adj_pos}. Paid "
                   "{price}, which felt fair."),
         dict(stars=(3, 4), facts=("item_praise", "complaint"),
-             text="The {item} was {adj_pos}, although the {item2} was {adj_neg} when I "
+             text="The {item} {be} {adj_pos}, although the {item2} {be2} {adj_neg} when I "
                   "visited for {occasion}."),
     ),
 }
@@ -589,10 +589,12 @@ FOOD_ATTRIBUTES = (
     ("DogsAllowed", ("True", "False"), "a dog-friendly space"),
     ("WheelchairAccessible", ("True", "True", "False"), "wheelchair access"),
     ("HappyHour", ("True", "False"), "happy hour deals"),
+    ("DriveThru", ("True", "False", "False"), "a drive-through window"),
+    ("GoodForDancing", ("True", "False", "False"), "a dance floor"),
 )
 SERVICE_ATTRIBUTES = (
     ("BusinessAcceptsCreditCards", ("True", "True", "False"), "credit card payments"),
-    ("ByAppointmentOnly", ("True", "False"), "appointments"),
+    ("ByAppointmentOnly", ("True", "False"), "appointment-only service"),
     ("WheelchairAccessible", ("True", "True", "False"), "wheelchair access"),
     ("BikeParking", ("True", "False"), "bike parking"),
     ("GoodForKids", ("True", "False"), "a kid-friendly setting"),
@@ -617,6 +619,8 @@ ATTIRE_VALUES = (("'casual'", "casual"), ("u'casual'", "casual"), ("'dressy'", "
 PRICE_WORDS = {"1": "inexpensive", "2": "moderately priced", "3": "on the pricier side",
                "4": "upscale"}
 PARKING_KINDS = ("garage", "street", "validated", "lot", "valet")
+MUSIC_KINDS = {"live": "live music", "dj": "a DJ on weekends", "jukebox": "a jukebox",
+               "karaoke": "karaoke nights"}
 PARKING_PHRASES = {"garage": "garage parking", "street": "street parking",
                    "validated": "validated parking", "lot": "a parking lot",
                    "valet": "valet parking"}
@@ -624,7 +628,7 @@ PARKING_PHRASES = {"garage": "garage parking", "street": "street parking",
 # Features that Yelp records never list: (phrase, words whose presence in the source would
 # make the feature supported or contradicted).
 EXTRA_FEATURES = (
-    ("live music on weekends", ("music",)),
+    ("live music", ("music",)),
     ("a rooftop patio", ("rooftop", "patio")),
     ("a drive-through window", ("drive",)),
     ("gluten-free options", ("gluten",)),
