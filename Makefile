@@ -14,9 +14,19 @@ AUDIT := data/audit/response.jsonl data/audit/source_info.jsonl data/audit/READM
 AUDIT_RUN := results/audit/run.json
 HALUEVAL_RUN := results/halueval/run.json
 SOURCES := $(shell find evidencechain -name '*.py' 2>/dev/null) pyproject.toml
+AUDIT_SOURCES := $(wildcard evidencechain/data/audit*.py evidencechain/data/stats.py evidencechain/data/records.py evidencechain/data/ragtruth.py)
+EXPERIMENT_SOURCES := $(filter-out evidencechain/report/%,$(SOURCES))
+REPORT_SOURCES := $(wildcard evidencechain/report/*.py)
+REPORT := $(EC) report --run results/audit --tables paper/tables --figures figures --paper paper
+TABLES_DONE := paper/tables/.done
+FIGURES_DONE := figures/.done
+PAPER := paper/manuscript.md paper/manuscript.docx
+# HaluEval outputs that `make reproduce` builds and the manuscript includes.
+REPRODUCE_HALUEVAL := $(HALUEVAL_RUN)
+HALUEVAL_REPORT := $(wildcard paper/tables/halueval_*.md figures/halueval_roc.png results/halueval/halueval_roc.png)
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all lint data experiment halueval tables figures paper reproduce bench clean distclean
+.PHONY: help install install-neural test test-fast test-all lint data experiment halueval tables figures paper reproduce notebooks bench clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -45,21 +55,54 @@ test-fast: $(VENV)/.installed ## run only the fast tests
 lint: $(VENV)/.installed ## ruff
 	$(VENV)/bin/ruff check evidencechain tests
 
-$(AUDIT) &: $(VENV)/.installed $(SOURCES)
+$(AUDIT) &: $(AUDIT_SOURCES) | $(VENV)/.installed
+	@echo "==> generating the audit corpus (seed $(SEED)) into data/audit"
 	$(EC) data audit --seed $(SEED) --out data/audit
 
 data: $(AUDIT) ## generate the seeded audit corpus under data/audit
 
-$(AUDIT_RUN): $(AUDIT) experiments/audit.toml
+$(AUDIT_RUN): $(AUDIT) experiments/audit.toml $(EXPERIMENT_SOURCES) | $(VENV)/.installed
+	@echo "==> running the audit experiment into results/audit"
 	$(EC) run --config experiments/audit.toml --seed $(SEED)
 
 experiment: $(AUDIT_RUN) ## run the audit experiment (results/audit)
+
+$(HALUEVAL_RUN): $(VENV)/.installed $(AUDIT) experiments/halueval.toml
+	@echo "==> running the HaluEval experiment into results/halueval (tables, figure: paper/tables, figures)"
+	$(EC) run --config experiments/halueval.toml --seed $(SEED)
+
+halueval: $(HALUEVAL_RUN) ## HaluEval (3 subsets) + Provenance grid: results/halueval, paper/tables/halueval_*, figures/halueval_roc
+
+$(TABLES_DONE): $(AUDIT_RUN) $(REPORT_SOURCES)
+	@echo "==> tables from results/audit into paper/tables (and the README results block)"
+	$(REPORT) --only tables --readme README.md
+	touch $@
+
+$(FIGURES_DONE): $(AUDIT_RUN) $(REPORT_SOURCES)
+	@echo "==> figures from results/audit into figures/"
+	$(REPORT) --only figures
+	touch $@
+
+$(PAPER) &: $(TABLES_DONE) $(FIGURES_DONE) paper/template.md $(REPORT_SOURCES) $(REPRODUCE_HALUEVAL) $(HALUEVAL_REPORT)
+	@echo "==> manuscript paper/manuscript.md and paper/manuscript.docx"
+	$(REPORT) --only paper
+
+tables: $(TABLES_DONE) ## tables (CSV, Markdown, LaTeX) from results/audit into paper/tables
+
+figures: $(FIGURES_DONE) ## figures (PNG, PDF) from results/audit into figures/
+
+paper: $(PAPER) ## the manuscript (paper/manuscript.md and .docx) from the tables and figures
+
+reproduce: $(PAPER) $(REPRODUCE_HALUEVAL) ## everything from a fresh clone: venv, corpus, experiment, tables, figures, manuscript
+
+notebooks: $(AUDIT_RUN) ## execute the notebooks against results/audit into results/notebooks (committed copies stay output-free)
+	$(PY) -m evidencechain.report.notebooks execute --run results/audit --notebooks experiments/notebooks --out results/notebooks
 
 bench: $(VENV)/.installed $(AUDIT) ## time each stage on the audit corpus and a 10x corpus
 	$(PY) -m evidencechain.bench
 
 clean: ## remove generated results, tables, figures and manuscript (keeps .venv and data)
-	rm -rf results .cache paper/tables paper/manuscript.md paper/manuscript.docx figures/*.png figures/*.pdf
+	rm -rf results .cache paper/tables paper/manuscript.md paper/manuscript.docx figures/*.png figures/*.pdf $(FIGURES_DONE)
 
 distclean: clean ## also remove the virtual environment and the generated corpus
 	rm -rf $(VENV) data/audit

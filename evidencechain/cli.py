@@ -46,6 +46,12 @@ def _run(args: argparse.Namespace) -> int:
         config.seed = args.seed
     if args.limit is not None:
         config.data.limit = args.limit
+    if config.data.format == "halueval":
+        from .halueval_experiment import run_halueval
+
+        out = run_halueval(config, args.out, progress=not args.quiet)
+        print(f"results written to {out}")
+        return 0
     out = run_experiment(config, args.out, progress=not args.quiet)
     print(f"results written to {out}")
     return 0
@@ -58,6 +64,18 @@ def _detect(args: argparse.Namespace) -> int:
     corpus = load_ragtruth(args.response_jsonl, args.source_info_jsonl, quality=None)
     for path in detect_files(args.model, corpus, args.out, progress=not args.quiet):
         print(path)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report import STEPS, MissingResultError, TemplateError, build_report
+
+    try:
+        build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
+                     args.readme, args.only or STEPS)
+    except (MissingResultError, TemplateError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -97,6 +115,18 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--out", required=True, help="directory for the scored tables")
     detect.add_argument("-q", "--quiet", action="store_true")
     detect.set_defaults(func=_detect)
+
+    report = sub.add_parser("report", help="tables, figures and manuscript from a run's saved CSVs")
+    report.add_argument("--run", default="results/audit", help="run directory (with run.json)")
+    report.add_argument("--halueval", help="HaluEval run directory (default results/halueval)")
+    report.add_argument("--tables", default="paper/tables")
+    report.add_argument("--figures", default="figures")
+    report.add_argument("--paper", default="paper", help="manuscript directory")
+    report.add_argument("--template", help="manuscript template (default PAPER/template.md)")
+    report.add_argument("--readme", help="rewrite this README's generated results block (make: README.md)")
+    report.add_argument("--only", action="append", choices=["tables", "figures", "paper"],
+                        help="build only this step (repeatable)")
+    report.set_defaults(func=_report)
     return parser
 
 

@@ -110,11 +110,11 @@ def coverage_bins(scored: ScoredTables, edges: list[float]) -> pd.DataFrame:
 
 
 def runtime_class(seconds: float) -> str:
-    """A coarse, reproducible runtime class (measured seconds live in run.json)."""
-    for limit, label in ((1, "< 1 s"), (10, "< 10 s"), (60, "< 1 min"), (600, "< 10 min")):
+    """A coarse runtime class that stays stable run to run (measured seconds live in run.json)."""
+    for limit, label in ((60, "< 1 min"), (600, "< 10 min"), (3600, "< 1 h")):
         if seconds < limit:
             return label
-    return ">= 10 min"
+    return ">= 1 h"
 
 
 def thresholds_table(thresholds: dict) -> pd.DataFrame:

@@ -1,0 +1,150 @@
+"""Fill the manuscript template from a run's results; write Markdown and Word.
+
+Template syntax: `{{ key }}` for a value of `context.run_context` (e.g. `{{ word.Lexical.f1 }}`),
+`{{ table.NAME }}` for `TABLES_DIR/NAME.md` (numbered in order of appearance),
+`{{ figure.NAME }}` for `FIGURES_DIR/NAME.png`, `{{ ref.table.NAME }}` / `{{ ref.figure.NAME }}`
+for "Table 3" / "Figure 2", and `{{ section.halueval }}` for the optional HaluEval section.
+Any unknown key, missing file or missing value (NaN) fails the build with every problem listed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from ..io import atomic_write_text
+from .context import fmt, run_context
+from .docx import markdown_to_docx
+from .figures import FIGURES
+from .runs import Run
+
+PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+EXTRA_FIGURES = {"halueval_roc": "Response-level ROC curves on HaluEval (from results/halueval)."}
+
+
+class TemplateError(ValueError):
+    """The template names something the results do not provide."""
+
+
+HALUEVAL_PRESENT = """The detectors were also run on HaluEval, a public benchmark of real generated answers with
+response-level labels only (no spans), so only response-level numbers exist for it.
+{{ ref.table.halueval_comparison }} compares them with the published reference numbers.
+These results come from a separate run, {{ halueval.source }}, built by `make halueval`.
+
+{{ table.halueval_comparison }}
+"""
+HALUEVAL_GRID = """
+{{ ref.table.halueval_provenance_grid }} lists the Provenance configurations that were tried.
+
+{{ table.halueval_provenance_grid }}
+"""
+HALUEVAL_FIGURE = """
+{{ figure.halueval_roc }}
+"""
+HALUEVAL_ABSENT = """*Not included in this build:* no HaluEval results were present
+(`paper/tables/halueval_comparison.md` is produced by `make halueval`). Rebuild the manuscript
+after running it to add this section.
+"""
+
+
+def halueval_section(tables_dir: Path, figures_dir: Path, halueval_dir: Path | None) -> tuple[str, dict]:
+    """The HaluEval section's template text and values: its tables and figure where present."""
+    if not (tables_dir / "halueval_comparison.md").is_file():
+        return HALUEVAL_ABSENT, {}
+    halueval_dir = halueval_dir or Path("results/halueval")
+    text = HALUEVAL_PRESENT
+    if (tables_dir / "halueval_provenance_grid.md").is_file():
+        text += HALUEVAL_GRID
+    if any((d / "halueval_roc.png").is_file() for d in (figures_dir, halueval_dir)):
+        text += HALUEVAL_FIGURE
+    meta_file = halueval_dir / "run.json"
+    if meta_file.is_file():
+        h = Run(meta_file.parent, json.loads(meta_file.read_text("utf-8")))
+        source = f"`{meta_file.parent}` (seed {h.seed}, run id `{h.run_id}`)"
+    else:
+        source = f"`{halueval_dir}` (its run.json was not present when this manuscript was built)"
+    return text, {"halueval.source": source}
+
+
+def _numbered(template: str, kind: str) -> dict[str, int]:
+    names: dict[str, int] = {}
+    for key in PLACEHOLDER.findall(template):
+        if key.startswith(f"{kind}."):
+            names.setdefault(key.split(".", 1)[1], len(names) + 1)
+    return names
+
+
+def _table_block(tables_dir: Path, name: str, number: int) -> str:
+    text = (tables_dir / f"{name}.md").read_text("utf-8").strip()
+    if text.startswith("**"):
+        return f"**Table {number}. " + text[2:]
+    return f"**Table {number}.**\n\n{text}"
+
+
+def layout_values(template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
+                  extra_figure_dirs: tuple[Path, ...] = ()) -> tuple[dict, list[str]]:
+    """table./figure./ref. values for the template; problems for missing files."""
+    values, problems = {}, []
+    for name, k in _numbered(template, "table").items():
+        values[f"ref.table.{name}"] = f"Table {k}"
+        if (tables_dir / f"{name}.md").is_file():
+            values[f"table.{name}"] = _table_block(tables_dir, name, k)
+        else:
+            problems.append(f"table.{name}: {tables_dir / (name + '.md')} does not exist")
+    captions = {n: c for n, (_, c) in FIGURES.items()} | EXTRA_FIGURES
+    for name, k in _numbered(template, "figure").items():
+        values[f"ref.figure.{name}"] = f"Figure {k}"
+        png = next((d / f"{name}.png" for d in (figures_dir, *extra_figure_dirs)
+                    if (d / f"{name}.png").is_file()), figures_dir / f"{name}.png")
+        if png.is_file():
+            rel = Path(os.path.relpath(png, paper_dir)).as_posix()
+            values[f"figure.{name}"] = f"![Figure {k}. {captions.get(name, name)}]({rel})"
+        else:
+            problems.append(f"figure.{name}: {png} does not exist")
+    return values, problems
+
+
+def fill(template: str, values: dict, problems: list[str] | None = None) -> str:
+    """Replace every `{{ key }}`; raise TemplateError listing every unknown or missing value."""
+    problems = list(problems or [])
+
+    def sub(match: re.Match) -> str:
+        key = match.group(1)
+        if key not in values:
+            if not any(p.startswith(f"{key}:") for p in problems):
+                problems.append(f"{key}: no such value in the results")
+            return match.group(0)
+        try:
+            return fmt(values[key])
+        except ValueError as exc:
+            problems.append(f"{key}: {exc}")
+            return match.group(0)
+
+    out = PLACEHOLDER.sub(sub, template)
+    if not problems and ("{{" in out or "}}" in out):
+        problems.append("unbalanced '{{' or '}}' left in the text")
+    if problems:
+        raise TemplateError("manuscript template could not be filled:\n  " + "\n  ".join(problems))
+    return out
+
+
+def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
+           halueval_dir: Path | None = None) -> str:
+    section, extra = halueval_section(tables_dir, figures_dir, halueval_dir)
+    template = template.replace("{{ section.halueval }}", section.strip() + "\n")
+    values = run_context(run) | extra
+    layout, problems = layout_values(template, tables_dir, figures_dir, paper_dir,
+                                     (halueval_dir or Path("results/halueval"),))
+    return fill(template, values | layout, problems)
+
+
+def build_manuscript(run: Run, template: str | Path, tables_dir: str | Path, figures_dir: str | Path,
+                     paper_dir: str | Path, halueval_dir: str | Path | None = None) -> list[Path]:
+    """Write `paper_dir/manuscript.md` and `paper_dir/manuscript.docx` (figures embedded)."""
+    paper = Path(paper_dir)
+    text = render(run, Path(template).read_text("utf-8"), Path(tables_dir), Path(figures_dir), paper,
+                  Path(halueval_dir) if halueval_dir else None)
+    md = atomic_write_text(paper / "manuscript.md", text)
+    docx = markdown_to_docx(text, paper / "manuscript.docx", base_dir=paper)
+    return [md, docx]
