@@ -67,7 +67,7 @@ $(AUDIT_RUN): $(AUDIT) experiments/audit.toml $(EXPERIMENT_SOURCES) | $(VENV)/.i
 
 experiment: $(AUDIT_RUN) ## run the audit experiment (results/audit)
 
-$(HALUEVAL_RUN): $(VENV)/.installed $(AUDIT) experiments/halueval.toml
+$(HALUEVAL_RUN): $(AUDIT) experiments/halueval.toml $(EXPERIMENT_SOURCES) | $(VENV)/.neural
 	@echo "==> running the HaluEval experiment into results/halueval (tables, figure: paper/tables, figures)"
 	$(EC) run --config experiments/halueval.toml --seed $(SEED)
 
