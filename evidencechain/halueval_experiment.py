@@ -548,11 +548,13 @@ def _latex(frame: pd.DataFrame, titles: dict[str, str], caption: str, label: str
         return esc(str(v))
 
     spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
+    wide = len(frame.columns) > 7  # scaled to the line width (needs \usepackage{graphicx})
     lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\caption{{{esc(caption)}}}",
-             rf"\label{{tab:{label}}}", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+             rf"\label{{tab:{label}}}", *([r"\resizebox{\linewidth}{!}{%"] if wide else []),
+             rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
              " & ".join(esc(titles.get(c, c.capitalize())) for c in frame.columns) + r" \\", r"\midrule"]
     lines += [" & ".join(cell(v) for v in row) + r" \\" for row in frame.itertuples(index=False)]
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    lines += [r"\bottomrule", r"\end{tabular}" + ("}" if wide else ""), r"\end{table}"]
     return "\n".join(lines) + "\n"
 
 

@@ -17,9 +17,13 @@ from evidencechain.text.chunks import build_evidence
 
 FIXTURE = Path(__file__).parent / "fixtures" / "halueval"
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "halueval"
-needs_real = pytest.mark.skipif(
+_skip_real = pytest.mark.skipif(
     not halueval_available(REAL),
     reason=f"HaluEval data not found at {REAL.resolve()} (needs {{qa,dialogue,summarization}}_data.jsonl.gz)")
+
+
+def needs_real(test):
+    return pytest.mark.halueval(_skip_real(test))
 
 
 def _copy(tmp_path: Path, gz: bool = True) -> Path:

@@ -262,6 +262,9 @@ def test_embedding_store_reuses_only_identical_calls(tmp_path):
 # -- cross-encoders on a tiny random model ----------------------------------------------------------
 
 
+neural = pytest.mark.neural
+
+
 def _tiny_bert(tmp_path: Path, num_labels: int, id2label: dict[int, str] | None = None) -> Path:
     torch = pytest.importorskip("torch")
     pytest.importorskip("transformers")
@@ -286,6 +289,7 @@ def _tiny_bert(tmp_path: Path, num_labels: int, id2label: dict[int, str] | None 
 NLI_LABELS = {0: "entailment", 1: "neutral", 2: "contradiction"}
 
 
+@neural
 def test_cross_encoder_scorer_on_tiny_random_nli_model(tmp_path):
     from evidencechain.features.neural import CrossEncoderScorer
 
@@ -300,6 +304,7 @@ def test_cross_encoder_scorer_on_tiny_random_nli_model(tmp_path):
     assert np.allclose(ent, again, atol=1e-6)  # weights loaded, not re-initialised
 
 
+@neural
 def test_nli_checker_and_reranker_through_the_provenance_pipeline(tmp_path):
     nli = _tiny_bert(tmp_path, 3, NLI_LABELS)
     reranker = _tiny_bert(tmp_path, 1)
@@ -324,6 +329,7 @@ def test_nli_checker_and_reranker_through_the_provenance_pipeline(tmp_path):
     assert prov.CrossEncoderRelevance(str(nli)).score(examples[:1])[0].shape == (3,)
 
 
+@neural
 def test_non_nli_model_is_refused_as_checker(tmp_path):
     path = _tiny_bert(tmp_path, 2)
     with pytest.raises(NeuralUnavailable, match="no label among"):
@@ -343,6 +349,7 @@ def test_absent_models_raise_neural_unavailable(tmp_path):
         prov.EmbeddingRelevance(missing)
     empty = tmp_path / "empty-dir"
     empty.mkdir()
+    pytest.importorskip("torch")
     pytest.importorskip("transformers")
     with pytest.raises(NeuralUnavailable, match="cannot load a cross-encoder"):
         prov.NLICrossEncoderChecker(str(empty))
