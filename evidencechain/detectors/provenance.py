@@ -54,6 +54,7 @@ from ..data.records import Corpus
 from ..features.entities import entity_spans, normalise_entity
 from ..features.evidence import content_indices, forms
 from ..features.numeric import absent_number_mask, evidence_numbers
+from ..features.retrieval import make_tfidf
 from ..features.table import FeatureTables
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .base import Detector
@@ -198,8 +199,9 @@ class _VectorRelevance(RelevanceScorer):
                 out.append(np.zeros(0))
                 continue
             q = vecs[row[ex.relevance_query]]
-            items = vecs[[row[t] for t in ex.items]]
-            out.append(np.asarray(items @ q.T).ravel().astype(float))
+            sims = vecs[[row[t] for t in ex.items]] @ q.T
+            dense = sims.toarray() if hasattr(sims, "toarray") else sims
+            out.append(np.asarray(dense).ravel().astype(float))
         return out
 
 
@@ -213,28 +215,13 @@ class TfidfRelevance(_VectorRelevance):
         self.vectorizer: TfidfVectorizer | None = None
 
     def fit(self, texts: Iterable[str]) -> TfidfRelevance:
-        self.vectorizer = TfidfVectorizer(lowercase=True, ngram_range=(1, self.ngram_max),
-                                          sublinear_tf=True, dtype=np.float64).fit(list(texts))
+        self.vectorizer = make_tfidf(self.ngram_max).fit(list(texts))
         return self
 
     def vectors(self, texts: list[str]):
         if self.vectorizer is None:
             raise RuntimeError("TfidfRelevance.fit must be called before scoring")
         return self.vectorizer.transform(texts)
-
-    def score(self, examples: Sequence[Example], progress: bool = False) -> list[np.ndarray]:
-        texts = list(dict.fromkeys([t for ex in examples for t in (ex.relevance_query, *ex.items)]))
-        row = {t: i for i, t in enumerate(texts)}
-        vecs = self.vectors(texts).tocsr()
-        out = []
-        for ex in examples:
-            if not ex.items:
-                out.append(np.zeros(0))
-                continue
-            q = vecs[row[ex.relevance_query]]
-            items = vecs[[row[t] for t in ex.items]]
-            out.append(np.asarray((items @ q.T).todense()).ravel().astype(float))
-        return out
 
     def describe(self) -> str:
         return f"TF-IDF cosine (1-{self.ngram_max} grams, fitted on training text), T={self.temperature}"
