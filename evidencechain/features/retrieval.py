@@ -13,6 +13,7 @@ import math
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 
@@ -50,11 +51,28 @@ def make_tfidf(ngram_max: int = 2) -> TfidfVectorizer:
                            min_df=1, dtype=np.float64)
 
 
-def tfidf_best(vectorizer: TfidfVectorizer, sentences: list[str], chunks: list[str]
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(max cosine, argmax chunk, all cosines) of each sentence against the chunks."""
-    if not chunks:
-        zeros = np.zeros(len(sentences))
-        return zeros, np.full(len(sentences), -1), np.zeros((len(sentences), 0))
-    sims = (vectorizer.transform(sentences) @ vectorizer.transform(chunks).T).toarray()
-    return sims.max(axis=1), sims.argmax(axis=1), sims
+def tfidf_columns(vectorizer: TfidfVectorizer, sentences: pd.DataFrame, indices: dict
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(best cosine, argmax chunk) of each sentence against the chunks of its own source.
+
+    One `transform` for all sentences and one for all chunks (not two per source); ties go
+    to the first chunk; -1 where a source has no chunks.
+    """
+    best = np.zeros(len(sentences))
+    arg = np.full(len(sentences), -1)
+    if sentences.empty:
+        return best, arg
+    groups = sentences.groupby("source_id", sort=False).indices
+    chunk_texts, bounds = [], {}
+    for sid in groups:
+        chunks = [c.text for c in indices[sid].evidence.chunks]
+        bounds[sid] = (len(chunk_texts), len(chunk_texts) + len(chunks))
+        chunk_texts += chunks
+    sent = vectorizer.transform(sentences["text"].tolist()).tocsr()
+    chunk = vectorizer.transform(chunk_texts).tocsr() if chunk_texts else None
+    for sid, rows in groups.items():
+        a, b = bounds[sid]
+        if b > a:
+            sims = (sent[rows] @ chunk[a:b].T).toarray()
+            best[rows], arg[rows] = sims.max(axis=1), sims.argmax(axis=1)
+    return best, arg

@@ -15,7 +15,7 @@ from .evidence import EvidenceIndex, build_indices, content_indices, terms
 from .metadata import metadata_columns
 from .numeric import absent_number_mask
 from .response import RESPONSE_FEATURES, add_response_features
-from .retrieval import make_tfidf, tfidf_best
+from .retrieval import make_tfidf, tfidf_columns
 
 NUMERIC_FEATURES = {
     "lexical": ["coverage", "best_chunk_overlap", "novel_count"],
@@ -130,14 +130,7 @@ class FeatureExtractor:
                              {r.id: d for r, d in zip(corpus.responses, parsed)})
 
     def _add_tfidf(self, sentences: pd.DataFrame, indices: dict[str, EvidenceIndex]) -> None:
-        best = np.zeros(len(sentences))
-        arg = np.full(len(sentences), -1)
-        for sid, rows in sentences.groupby("source_id", sort=False).indices.items():
-            chunks = [c.text for c in indices[sid].evidence.chunks]
-            b, a, _ = tfidf_best(self.vectorizer, sentences["text"].iloc[rows].tolist(), chunks)
-            best[rows], arg[rows] = b, a
-        sentences["tfidf_max"] = best
-        sentences["tfidf_chunk"] = arg
+        sentences["tfidf_max"], sentences["tfidf_chunk"] = tfidf_columns(self.vectorizer, sentences, indices)
 
 
 def _sentence_spans(doc: ParsedText) -> list[tuple[int, int]]:
