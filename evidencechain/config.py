@@ -6,12 +6,11 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .errors import ConfigError
 from .features import FeatureConfig
 from .model import ALL_DETECTORS
 
 
-class ConfigError(ValueError):
-    """An experiment file is unreadable or names unknown keys."""
 
 
 @dataclass

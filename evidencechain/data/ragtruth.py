@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from ..io import atomic_write_text
 from .records import (
     LABEL_TYPES,
@@ -42,7 +43,7 @@ class Problem:
         return f"{where}: field '{self.field}': {self.message}"
 
 
-class DataValidationError(ValueError):
+class DataValidationError(InputError):
     """One or more rows of an input file are malformed; `problems` lists them all."""
 
     def __init__(self, problems: list[Problem], total: int | None = None):

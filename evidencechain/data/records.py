@@ -6,6 +6,8 @@ from typing import Any
 
 TASK_TYPES = ("QA", "Summary", "Data2txt")
 SPLITS = ("train", "test")
+"""Splits a RAGTruth file may carry; adapters may also assign "calibration" (a predefined
+threshold split such as SummEdits `evaluation` or CLIFF `val`)."""
 QUALITIES = ("good", "incorrect_refusal", "truncated")
 LABEL_TYPES = (
     "Evident Conflict",
@@ -81,6 +83,8 @@ class Response:
     """Response-level gold for corpora without spans (HaluEval); None means: derive from labels."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields outside the official schema, kept so a round trip loses nothing."""
+    subset: str = ""
+    """The subset or domain an answer belongs to (HaluEval task, SummEdits domain); '' if none."""
 
     @property
     def hallucinated(self) -> bool:
@@ -103,6 +107,8 @@ class Response:
             out["sentence_meta"] = [s.to_json() for s in self.sentence_meta]
         if self.response_label is not None:
             out["response_label"] = self.response_label
+        if self.subset:
+            out["subset"] = self.subset
         out.update(self.extra)
         return out
 
@@ -148,6 +154,13 @@ class Corpus:
     filtered: dict[str, int] = field(default_factory=dict)
     span_labels: bool = True
     """False for corpora with response-level labels only: word/span metrics are skipped."""
+    labelled: bool = True
+    """False when answers carry no gold labels at all (a user's file to score): nothing to evaluate."""
+
+    @property
+    def subsets(self) -> list[str]:
+        """The subsets (domains) present, sorted; [''] for a corpus without subsets."""
+        return sorted({r.subset for r in self.responses})
 
     def source_of(self, response: Response) -> Source:
         return self.sources[response.source_id]
@@ -166,6 +179,7 @@ class Corpus:
             responses=keep,
             filtered=dict(self.filtered),
             span_labels=self.span_labels,
+            labelled=self.labelled,
         )
 
     def __len__(self) -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ..errors import ConfigError, InputError
 from ..io import stable_hash
 from .records import Corpus
 
@@ -24,20 +25,21 @@ def _largest_remainder(sizes: dict[str, int], total: int) -> dict[str, int]:
 def assign_splits(corpus: Corpus, calibration_fraction: float = 0.2, seed: int = 17) -> dict[str, str]:
     """Map every source_id to 'train', 'calibration' or 'test'.
 
-    Test sources are those whose responses carry split == 'test'. Calibration sources are
-    carved from the train sources: round(fraction * n_train) of them, allocated across task
+    Test sources are those whose responses carry split == 'test', and sources whose responses
+    carry split == 'calibration' (set by an adapter with a predefined threshold split) stay
+    calibration. Further calibration sources are carved from the train sources: round(fraction * n_train) of them, allocated across task
     types in proportion to their size, and within a task type the sources with the smallest
     seeded hash of `source_id`. The rule depends only on the seed and the source ids.
     """
     if not 0.0 <= calibration_fraction < 1.0:
-        raise ValueError(f"calibration_fraction must be in [0, 1), got {calibration_fraction}")
+        raise ConfigError(f"calibration_fraction must be in [0, 1), got {calibration_fraction}")
     split_of: dict[str, set[str]] = defaultdict(set)
     for r in corpus.responses:
         split_of[r.source_id].add(r.split)
     mixed = sorted(s for s, v in split_of.items() if len(v) > 1)
     if mixed:
-        raise ValueError(f"{len(mixed)} source(s) have responses in both train and test "
-                         f"(e.g. {mixed[0]!r}); splits must be by source_id")
+        raise InputError(f"{len(mixed)} source(s) have responses in more than one split "
+                         f"(e.g. {mixed[0]!r}: {sorted(split_of[mixed[0]])}); splits must be by source_id")
     out = {s: next(iter(v)) for s, v in split_of.items()}
     by_task: dict[str, list[str]] = defaultdict(list)
     for sid, split in out.items():
