@@ -14,7 +14,9 @@ AUDIT := data/audit/response.jsonl data/audit/source_info.jsonl data/audit/READM
 AUDIT_RUN := results/audit/run.json
 HALUEVAL_RUN := results/halueval/run.json
 SOURCES := $(shell find evidencechain -name '*.py' 2>/dev/null) pyproject.toml
-AUDIT_SOURCES := $(wildcard evidencechain/data/audit*.py evidencechain/data/stats.py evidencechain/data/records.py evidencechain/data/ragtruth.py)
+AUDIT_SOURCES := $(wildcard evidencechain/data/audit/*.py evidencechain/data/audit/vocab/*.toml \
+	evidencechain/data/audit/templates/*.toml evidencechain/data/audit/templates/*.md \
+	evidencechain/data/stats.py evidencechain/data/records.py evidencechain/data/ragtruth.py)
 EXPERIMENT_SOURCES := $(filter-out evidencechain/report/%,$(SOURCES))
 REPORT_SOURCES := $(wildcard evidencechain/report/*.py)
 REPORT := $(EC) report --run results/audit --tables paper/tables --figures figures --paper paper
@@ -51,6 +53,8 @@ test: $(VENV)/.neural ## run the test suite (fast and slow tests; HaluEval tests
 
 test-fast: $(VENV)/.installed ## run only the fast tests
 	$(PY) -m pytest -q -m "not slow"
+
+test-all: test ## alias of `make test` (which already runs the slow tests)
 
 lint: $(VENV)/.installed ## ruff
 	$(VENV)/bin/ruff check evidencechain tests

@@ -1,13 +1,31 @@
-"""Command-line interface: `evidencechain data ...`, `run`, `detect`, `report`, `bench`."""
+"""Command-line interface: `evidencechain data check|audit`, `run`, `detect`, `report`.
+
+Expected failures (bad input, unsafe output path, damaged model or run directory, missing
+optional dependency) print one `error: ...` line and exit 2; Ctrl-C exits 130; `-v` shows
+tracebacks. Only heavy-free modules are imported here: everything else loads inside `main`.
+"""
 from __future__ import annotations
 
 import argparse
 import logging
 import os
 import sys
+import traceback
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
+
+commands: data check, data audit, run, detect, report
+(stage timings: python -m evidencechain.bench, or make bench)"""
+MODEL_HELP = """a run's model directory (RUN_DIR/model). It holds a Python pickle: loading it runs
+code, so use only models from a trusted source (checksums in model.json detect damage and
+edits after saving, not a malicious author)"""
+OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
+                    "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
+BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "
+            "command line and this traceback:")
 
 
 def _data_check(args: argparse.Namespace) -> int:
@@ -19,69 +37,78 @@ def _data_check(args: argparse.Namespace) -> int:
 
 
 def _data_audit(args: argparse.Namespace) -> int:
-    from .data.audit import write_audit_corpus
+    from pathlib import Path
 
-    paths = write_audit_corpus(args.out, seed=args.seed, scale=args.scale)
-    for p in paths:
-        print(p)
+    from .data.audit import write_audit_corpus
+    from .io import staged_directory
+
+    with staged_directory(args.out) as stage:
+        names = [p.name for p in write_audit_corpus(stage, seed=args.seed, scale=args.scale)]
+    for name in names:
+        print(Path(args.out) / name)
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .config import load_config
-    from .experiment import run_experiment
+    from .config import apply_overrides, load_config
+    from .io import check_output_dir
+    from .runner import run
 
-    config = load_config(args.config)
-    if args.response_jsonl or args.source_info_jsonl:
-        if not (args.response_jsonl and args.source_info_jsonl):
-            raise SystemExit("error: --response-jsonl and --source-info-jsonl go together")
-        config.data.format = "ragtruth"
-        config.data.response_jsonl, config.data.source_info_jsonl = args.response_jsonl, args.source_info_jsonl
-    if args.test_response_jsonl or args.test_source_info_jsonl:
-        if not (args.test_response_jsonl and args.test_source_info_jsonl):
-            raise SystemExit("error: --test-response-jsonl and --test-source-info-jsonl go together")
-        config.data.test_response_jsonl = args.test_response_jsonl
-        config.data.test_source_info_jsonl = args.test_source_info_jsonl
-    if args.seed is not None:
-        config.seed = args.seed
-    if args.limit is not None:
-        config.data.limit = args.limit
-    if config.data.format == "halueval":
-        from .halueval_experiment import run_halueval
-
-        out = run_halueval(config, args.out, progress=not args.quiet)
-        print(f"results written to {out}")
-        return 0
-    out = run_experiment(config, args.out, progress=not args.quiet)
+    config = apply_overrides(load_config(args.config), response_jsonl=args.response_jsonl,
+                             source_info_jsonl=args.source_info_jsonl,
+                             test_response_jsonl=args.test_response_jsonl,
+                             test_source_info_jsonl=args.test_source_info_jsonl, seed=args.seed,
+                             limit=args.limit)
+    inputs = (args.config, *config.input_paths, config.cache_dir or None)
+    check_output_dir(args.out or config.output_dir, inputs)
+    out = run(config, args.out, progress=not args.quiet)
     print(f"results written to {out}")
     return 0
 
 
 def _detect(args: argparse.Namespace) -> int:
+    from .io import check_output_dir
+
+    inputs = (args.model, args.response_jsonl, args.source_info_jsonl)
+    check_output_dir(args.out, inputs)
     from .data.ragtruth import load_ragtruth
     from .detect import detect_files
 
     corpus = load_ragtruth(args.response_jsonl, args.source_info_jsonl, quality=None)
-    for path in detect_files(args.model, corpus, args.out, progress=not args.quiet):
+    for path in detect_files(args.model, corpus, args.out, progress=not args.quiet, inputs=inputs[1:]):
         print(path)
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import STEPS, MissingResultError, TemplateError, build_report
+    from .report import STEPS, build_report
 
-    try:
-        build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
-                     args.readme, args.only or STEPS)
-    except (MissingResultError, TemplateError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
+                 args.readme, args.only or STEPS)
     return 0
 
 
+def _integer(low: int, high: int | None = None, what: str = "an integer"):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {what}")
+        return value
+    return parse
+
+
+POSITIVE = _integer(1, what="a positive integer")
+SEED = _integer(0, 2**32 - 1, what="an integer from 0 to 4294967295")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="evidencechain", description=__doc__)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    parser = argparse.ArgumentParser(prog="evidencechain", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="log progress details; show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", required=True)
 
     data = sub.add_parser("data", help="check RAGTruth-format files, generate the audit corpus")
@@ -91,28 +118,32 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--source-info-jsonl", required=True)
     check.set_defaults(func=_data_check)
     audit = data_sub.add_parser("audit", help="generate the seeded audit corpus")
-    audit.add_argument("--seed", type=int, default=17)
-    audit.add_argument("--scale", type=int, default=1, help="multiply the number of sources")
-    audit.add_argument("--out", default="data/audit")
+    audit.add_argument("--seed", type=SEED, default=17)
+    audit.add_argument("--scale", type=POSITIVE, default=1, help="multiply the number of sources (>= 1)")
+    audit.add_argument("--out", default="data/audit",
+                       help="corpus directory; replaced only if absent, empty or an earlier corpus")
     audit.set_defaults(func=_data_audit)
 
     run = sub.add_parser("run", help="run an experiment from a TOML config")
     run.add_argument("--config", default="experiments/audit.toml")
-    run.add_argument("--out", help="output directory (overrides the config's output_dir)")
+    run.add_argument("--out", help="output directory (overrides the config's output_dir); replaced only "
+                                   "if absent, empty or an earlier evidencechain output")
     run.add_argument("--response-jsonl", help="train/evaluate on these RAGTruth files instead")
     run.add_argument("--source-info-jsonl")
     run.add_argument("--test-response-jsonl", help="evaluate on a second corpus (cross-corpus)")
     run.add_argument("--test-source-info-jsonl")
-    run.add_argument("--seed", type=int, help="override the config's seed")
-    run.add_argument("--limit", type=int, help="HaluEval: records per subset (quick runs)")
+    run.add_argument("--seed", type=SEED, help="override the config's seed")
+    run.add_argument("--limit", type=POSITIVE, help="HaluEval: records per subset (quick runs)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     run.set_defaults(func=_run)
 
-    detect = sub.add_parser("detect", help="score RAGTruth-format files with a fitted model")
-    detect.add_argument("--model", required=True, help="a run's model directory (RUN_DIR/model)")
+    detect = sub.add_parser("detect", help="score RAGTruth-format files with a fitted model",
+                            description="Score RAGTruth-format files with a fitted model. " + MODEL_HELP)
+    detect.add_argument("--model", required=True, help=MODEL_HELP)
     detect.add_argument("--response-jsonl", required=True)
     detect.add_argument("--source-info-jsonl", required=True)
-    detect.add_argument("--out", required=True, help="directory for the scored tables")
+    detect.add_argument("--out", required=True, help="directory for the scored tables; replaced only "
+                                                     "if absent, empty or an earlier detect output")
     detect.add_argument("-q", "--quiet", action="store_true")
     detect.set_defaults(func=_detect)
 
@@ -130,23 +161,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
-    from .config import ConfigError
-    from .data.ragtruth import DataValidationError
+def _is_expected(exc: BaseException) -> bool:
+    from .errors import EvidenceChainError
 
+    if isinstance(exc, EvidenceChainError):
+        return True
+    if isinstance(exc, ModuleNotFoundError):
+        return (exc.name or "").split(".")[0] in OPTIONAL_MODULES
+    if any(cls.__name__ == "NeuralUnavailable" for cls in type(exc).__mro__):
+        return True
+    return isinstance(exc, OSError) and exc.filename is not None
+
+
+def _message(exc: BaseException) -> str:
+    """One line: what failed and where."""
+    if isinstance(exc, ModuleNotFoundError):
+        module = (exc.name or "").split(".")[0]
+        return f"the optional package {module!r} is not installed (pip install -e '.[{OPTIONAL_MODULES[module]}]')"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        target = str(exc.filename) + (f" -> {exc.filename2}" if exc.filename2 else "")
+        return f"{target}: {exc.strerror or exc}"
+    lines = [" ".join(line.split()) for line in str(exc).splitlines() if line.strip()]
+    return "; ".join(lines) or type(exc).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    verbose = bool({"-v", "--verbose"} & set(sys.argv[1:] if argv is None else argv))
     try:
+        args = build_parser().parse_args(argv)
+        verbose = args.verbose
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
         return args.func(args)
-    except (DataValidationError, ConfigError, FileNotFoundError) as exc:
-        if args.verbose:
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
-        print("interrupted; completed outputs are intact", file=sys.stderr)
+        print("interrupted: no output was replaced (earlier outputs are intact)", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if not _is_expected(exc):
+            print(BUG_HINT, file=sys.stderr)
+            raise
+        if verbose:
+            traceback.print_exc()
+        print(f"error: {_message(exc)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,63 +1,117 @@
-"""Experiment configuration: one TOML file is the whole description of a run."""
+"""Experiment configuration: one TOML file is the whole description of a run.
+
+A run names its corpora (`[corpora.NAME]`, one adapter each) and its evaluations
+(`[[evaluations]]`: fit on one corpus, calibrate on it or on the scored corpus, score
+others once). Every key is checked up front against the typed schema below: its type,
+range and allowed names, with a did-you-mean for unknown names; each error names the
+file and the key.
+"""
 from __future__ import annotations
 
+import difflib
+import inspect
 import tomllib
+import typing
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .aggregate import AGGREGATIONS
 from .errors import ConfigError
-from .features import FeatureConfig
-from .model import ALL_DETECTORS
+from .features import FEATURE_GROUPS, FeatureConfig
+
+FORMATS = ("ragtruth", "halueval", "summedits", "cliff", "plain")
+RESPONSE_METHODS = ("Provenance", "Length")
+THRESHOLD_METRICS = ("f1", "balanced_accuracy")
+CALIBRATE_ON = ("fit", "test")
 
 
+def _choice(*allowed: str) -> dict:
+    return {"choices": allowed}
+
+
+def _range(lo: float | None = None, hi: float | None = None, hi_open: bool = False) -> dict:
+    return {"range": (lo, hi, hi_open)}
 
 
 @dataclass
-class DataConfig:
-    format: str = "ragtruth"
-    """'ragtruth' (response.jsonl + source_info.jsonl) or 'halueval'."""
-    response_jsonl: str = "data/audit/response.jsonl"
-    source_info_jsonl: str = "data/audit/source_info.jsonl"
+class CorpusConfig:
+    """One `[corpora.NAME]` table: which adapter reads which files."""
+
+    format: str = field(default="ragtruth", metadata=_choice(*FORMATS))
+    response_jsonl: str = ""
+    source_info_jsonl: str = ""
+    path: str = ""
+    """halueval / summedits: the data directory; cliff / plain: the file."""
+    subsets: list[str] = field(default_factory=list)
+    """halueval subsets or summedits domains to read (empty: all)."""
     quality: list[str] = field(default_factory=lambda: ["good"])
-    calibration_fraction: float = 0.2
-    test_response_jsonl: str = ""
-    """Optional second corpus to evaluate on (cross-corpus); its test rows, or all rows."""
-    test_source_info_jsonl: str = ""
-    halueval_dir: str = "../shared/data/halueval"
-    halueval_subsets: list[str] = field(default_factory=lambda: ["qa", "dialogue", "summarization"])
-    limit: int = 0
-    """HaluEval: records per subset (0 = all)."""
-    test_fraction: float = 0.3
+    """ragtruth: keep answers of these qualities (empty: all)."""
+    limit: int = field(default=0, metadata=_range(0))
+    """halueval: records per subset (0 = all)."""
+    test_fraction: float = field(default=0.3, metadata=_range(0.0, 1.0, hi_open=True))
+    calibration_fraction: float = field(default=0.2, metadata=_range(0.0, 1.0, hi_open=True))
+    """Share of train sources carved out for calibration (seeded, by source_id)."""
+    test_only: bool = False
+    """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
+
+
+@dataclass
+class EvaluationSpec:
+    """One `[[evaluations]]` entry: fit on `fit`, calibrate, score each of `test` once."""
+
+    fit: str = ""
+    test: list[str] = field(default_factory=list)
+    calibrate: str = field(default="fit", metadata=_choice(*CALIBRATE_ON))
+    """'fit': thresholds from the fit corpus's calibration split; 'test': from the scored
+    corpus's own calibration split (the SummEdits and CLIFF protocols)."""
+    per_subset: bool = False
+    """Calibrate and score each subset (HaluEval task, SummEdits domain) separately."""
+    leave_subset_out: bool = False
+    """With fit == test and per_subset: fit on every other subset (leave-one-domain-out)."""
+    threshold_metric: str = field(default="f1", metadata=_choice(*THRESHOLD_METRICS))
+    fit_split: str = field(default="train", metadata=_choice("train", "test"))
+    """The fit corpus's split that fits the detectors ('test' for corpora without a train
+    split, such as SummEdits, when they are fitted on and scored elsewhere)."""
+    response_methods: bool = True
+    """Also score [detectors] response_methods (Provenance, Length) in this evaluation."""
 
 
 @dataclass
 class DetectorConfig:
-    names: list[str] = field(default_factory=lambda: list(ALL_DETECTORS))
+    names: list[str] = field(default_factory=list)
     primary: str = "EvidenceChain_RF"
-    response_aggregation: str = "max"
+    response_aggregation: str = field(default="max", metadata=_choice(*AGGREGATIONS, "auto"))
+    """'auto': per detector, the aggregation with the best calibration ROC-AUC."""
+    response_methods: list[str] = field(default_factory=list)
+    """Response-level families scored beside the detectors: Provenance, Length (diagnostic)."""
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
 class EvaluationConfig:
-    ablation: bool = True
+    ablation: bool = False
     ablation_detector: str = "EvidenceChain_RF"
     coverage_bins: list[float] = field(default_factory=lambda: [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    cross_corpus_metadata: bool = False
+    """Keep the metadata feature group (generator, temperature, collection) when the fit and
+    scored corpora differ. Off by default: those are properties of a corpus, not of an
+    answer's support, and they extrapolate silently."""
 
 
 @dataclass
 class ExperimentConfig:
-    name: str = "audit"
-    seed: int = 17
-    output_dir: str = "results/audit"
+    name: str = "experiment"
+    seed: int = field(default=17, metadata=_range(0))
+    output_dir: str = "results/experiment"
     cache_dir: str = ".cache"
-    data: DataConfig = field(default_factory=DataConfig)
+    corpora: dict[str, CorpusConfig] = field(default_factory=dict)
+    evaluations: list[EvaluationSpec] = field(default_factory=list)
     features: FeatureConfig = field(default_factory=FeatureConfig)
     detectors: DetectorConfig = field(default_factory=DetectorConfig)
     evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
     path: str = ""
-    """The file this config was read from (resolves relative data paths)."""
+    """The file this config was read from."""
 
     def resolve(self, value: str) -> Path:
         """A path from the config, relative to the current directory (the project root)."""
@@ -66,32 +120,245 @@ class ExperimentConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def input_paths(self) -> list[Path]:
+        """Every file or directory the corpora read (outputs may never replace them)."""
+        out = []
+        for c in self.corpora.values():
+            out += [self.resolve(p) for p in (c.response_jsonl, c.source_info_jsonl, c.path) if p]
+        return out
 
-def _build(cls, table: dict, where: str):
+
+# -- validation -----------------------------------------------------------------------------
+
+def _suggest(name: str, known) -> str:
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _type_ok(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        return any(_type_ok(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_type_ok(v, item) for v in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    return True
+
+
+def _type_name(hint: Any) -> str:
+    return str(hint).replace("typing.", "").replace("<class '", "").replace("'>", "")
+
+
+def _check_value(value: Any, f, hint: Any, where: str) -> Any:
+    if not _type_ok(value, hint):
+        raise ConfigError(f"{where}: expected {_type_name(hint)}, got {type(value).__name__} {value!r}")
+    choices = f.metadata.get("choices")
+    if choices and value not in choices:
+        raise ConfigError(f"{where}: {value!r} is not one of {list(choices)}{_suggest(value, choices)}")
+    if "range" in f.metadata:
+        lo, hi, hi_open = f.metadata["range"]
+        if (lo is not None and value < lo) or (hi is not None and (value >= hi if hi_open else value > hi)):
+            bound = f"[{lo}, {hi}{')' if hi_open else ']'}" if hi is not None else f">= {lo}"
+            raise ConfigError(f"{where}: {value!r} is out of range (expected {bound})")
+    return value
+
+
+def build_section(cls, table: Any, where: str):
+    """A dataclass instance from a TOML table: unknown keys, types, choices and ranges checked."""
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table, got {type(table).__name__}")
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(table) - known)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; expected some of {sorted(known)}")
-    return cls(**table)
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in fields(cls) if f.name != "path" or cls is CorpusConfig}
+    for key in table:
+        if key not in known:
+            raise ConfigError(f"{where}: unknown key {key!r}{_suggest(key, known)}; "
+                              f"expected some of {sorted(known)}")
+    values = {k: _check_value(v, known[k], hints[k], f"{where} {k}") for k, v in table.items()
+              if not _is_dataclass_hint(hints[k])}
+    return cls(**values)
 
 
-def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentConfig:
-    """Read an experiment TOML file; unknown keys are errors that name the section."""
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"experiment config not found: {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    raw.update(overrides or {})
-    sections = {"data": DataConfig, "features": FeatureConfig, "detectors": DetectorConfig,
-                "evaluation": EvaluationConfig}
-    built = {key: _build(cls, raw.pop(key, {}), f"{path} [{key}]") for key, cls in sections.items()}
-    config = _build(ExperimentConfig, raw, str(path))
+def _is_dataclass_hint(hint: Any) -> bool:
+    return isinstance(hint, type) and hasattr(hint, "__dataclass_fields__")
+
+
+def _check_detector_params(params: dict, where: str) -> None:
+    from .detectors import DETECTORS
+
+    for name, table in params.items():
+        if name in RESPONSE_METHODS:
+            if name == "Provenance":
+                from .detectors.provenance import ProvenanceSettings
+                ProvenanceSettings.from_params(table)
+            continue
+        if name not in DETECTORS:
+            raise ConfigError(f"{where}.{name}: unknown detector{_suggest(name, [*DETECTORS, *RESPONSE_METHODS])}")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}.{name}: expected a table")
+        signature = inspect.signature(DETECTORS[name].__init__).parameters
+        accepted = {k: p.default for k, p in signature.items() if k not in ("self", "random_state")}
+        for key, value in table.items():
+            if key not in accepted:
+                raise ConfigError(f"{where}.{name} {key}: unknown parameter{_suggest(key, accepted)}; "
+                                  f"expected some of {sorted(accepted)}")
+            default = accepted[key]
+            if key == "groups":
+                if not (isinstance(value, list) and all(g in FEATURE_GROUPS or g == "coverage_only"
+                                                         for g in value)):
+                    raise ConfigError(f"{where}.{name} groups: expected a list of {list(FEATURE_GROUPS)}, "
+                                      f"got {value!r}")
+            elif isinstance(default, bool | int | float) and not _type_ok(value, type(default)):
+                raise ConfigError(f"{where}.{name} {key}: expected {type(default).__name__}, "
+                                  f"got {type(value).__name__} {value!r}")
+            elif isinstance(default, int | float) and not isinstance(default, bool) and value <= 0 \
+                    and key != "max_depth":
+                raise ConfigError(f"{where}.{name} {key}: must be positive, got {value!r}")
+
+
+def _check_references(config: ExperimentConfig, where: str) -> None:
+    from .detectors import DETECTORS
+
+    d = config.detectors
+    for name in d.names:
+        if name not in DETECTORS:
+            raise ConfigError(f"{where} [detectors] names: unknown detector {name!r}"
+                              f"{_suggest(name, DETECTORS)}; known: {sorted(DETECTORS)}")
+    if not d.names:
+        raise ConfigError(f"{where} [detectors] names: name at least one detector")
+    if d.primary not in d.names:
+        raise ConfigError(f"{where} [detectors] primary: {d.primary!r} is not among names {d.names}")
+    for name in d.response_methods:
+        if name not in RESPONSE_METHODS:
+            raise ConfigError(f"{where} [detectors] response_methods: unknown {name!r}"
+                              f"{_suggest(name, RESPONSE_METHODS)}; known: {list(RESPONSE_METHODS)}")
+    _check_detector_params(d.params, f"{where} [detectors.params")
+    if config.evaluation.ablation and config.evaluation.ablation_detector not in d.names:
+        raise ConfigError(f"{where} [evaluation] ablation_detector: {config.evaluation.ablation_detector!r} "
+                          f"is not among [detectors] names")
+    bins = config.evaluation.coverage_bins
+    if len(bins) < 2 or any(b <= a for a, b in zip(bins, bins[1:])) or bins[0] < 0 or bins[-1] > 1:
+        raise ConfigError(f"{where} [evaluation] coverage_bins: expected increasing edges in [0, 1], got {bins}")
+    for name, c in config.corpora.items():
+        sec = f"{where} [corpora.{name}]"
+        if c.format == "ragtruth" and not (c.response_jsonl and c.source_info_jsonl):
+            raise ConfigError(f"{sec}: format 'ragtruth' needs response_jsonl and source_info_jsonl")
+        if c.format != "ragtruth" and not c.path:
+            raise ConfigError(f"{sec} path: format {c.format!r} needs a path")
+    if not config.evaluations:
+        raise ConfigError(f"{where}: no [[evaluations]]; name at least one (fit = ..., test = [...])")
+    for k, e in enumerate(config.evaluations, 1):
+        sec = f"{where} [[evaluations]] #{k}"
+        for name in [e.fit, *e.test]:
+            if name not in config.corpora:
+                raise ConfigError(f"{sec}: corpus {name!r} is not defined{_suggest(name, config.corpora)}; "
+                                  f"defined: {sorted(config.corpora)}")
+        if not e.test:
+            raise ConfigError(f"{sec} test: name at least one corpus to score")
+        if e.leave_subset_out and not (e.per_subset and e.test == [e.fit] and e.calibrate == "test"):
+            raise ConfigError(f"{sec} leave_subset_out: needs per_subset = true, test = [fit] and "
+                              "calibrate = 'test' (thresholds from the held-out subset's calibration split)")
+        used = [e.fit] + (e.test if e.calibrate == "test" else [])
+        for name in used:
+            if config.corpora[name].test_only:
+                raise ConfigError(f"{sec}: corpus {name!r} is test_only: nothing may be fitted or "
+                                  "calibrated on it")
+
+
+def _build_corpora(raw: Any, where: str) -> dict[str, CorpusConfig]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where} [corpora]: expected tables [corpora.NAME]")
+    return {name: build_section(CorpusConfig, table, f"{where} [corpora.{name}]") for name, table in raw.items()}
+
+
+def _build_evaluations(raw: Any, where: str) -> list[EvaluationSpec]:
+    if not isinstance(raw, list):
+        raise ConfigError(f"{where} evaluations: expected an array of tables [[evaluations]]")
+    out = []
+    for k, table in enumerate(raw, 1):
+        if isinstance(table, dict) and isinstance(table.get("test"), str):
+            table = {**table, "test": [table["test"]]}
+        out.append(build_section(EvaluationSpec, table, f"{where} [[evaluations]] #{k}"))
+    return out
+
+
+SECTIONS = {"features": FeatureConfig, "detectors": DetectorConfig, "evaluation": EvaluationConfig}
+
+
+def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
+    raw = dict(raw)
+    corpora = _build_corpora(raw.pop("corpora", {}), where)
+    evaluations = _build_evaluations(raw.pop("evaluations", []), where)
+    built = {key: build_section(cls, raw.pop(key, {}), f"{where} [{key}]") for key, cls in SECTIONS.items()}
+    config = build_section(ExperimentConfig, raw, where)
+    config.corpora, config.evaluations = corpora, evaluations
     for key, value in built.items():
         setattr(config, key, value)
-    config.path = str(path)
+    if not config.detectors.names:
+        from .detectors import DETECTORS
+        config.detectors.names = list(DETECTORS)
+    config.path = where
+    _check_references(config, where)
     return config
+
+
+def load_config(path: str | Path) -> ExperimentConfig:
+    """Read and validate an experiment TOML file (every error names the file and key)."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"experiment config not found: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    return config_from_dict(raw, str(path))
+
+
+def revalidate(config: ExperimentConfig) -> ExperimentConfig:
+    """Check a config changed in code (CLI overrides, tests) exactly as a file would be."""
+    raw = asdict(config)
+    raw.pop("path")
+    raw["features"] = {k: v for k, v in raw["features"].items() if v is not None}
+    return config_from_dict(raw, config.path or "<config>")
+
+
+def apply_overrides(config: ExperimentConfig, *, response_jsonl: str | None = None,
+                    source_info_jsonl: str | None = None, test_response_jsonl: str | None = None,
+                    test_source_info_jsonl: str | None = None, seed: int | None = None,
+                    limit: int | None = None) -> ExperimentConfig:
+    """Command-line overrides, validated like the file: RAGTruth files replace the first
+    evaluation's fit corpus; test files become a test-only corpus scored by every evaluation."""
+    for a, b, what in ((response_jsonl, source_info_jsonl, ""), (test_response_jsonl, test_source_info_jsonl,
+                                                                   "test-")):
+        if bool(a) != bool(b):
+            raise ConfigError(f"--{what}response-jsonl and --{what}source-info-jsonl go together")
+    first = config.evaluations[0]
+    if response_jsonl:
+        config.corpora[first.fit] = CorpusConfig(format="ragtruth", response_jsonl=response_jsonl,
+                                                 source_info_jsonl=source_info_jsonl,
+                                                 quality=config.corpora[first.fit].quality)
+    if test_response_jsonl:
+        config.corpora["test"] = CorpusConfig(format="ragtruth", response_jsonl=test_response_jsonl,
+                                              source_info_jsonl=test_source_info_jsonl,
+                                              quality=config.corpora[first.fit].quality,
+                                              test_only=True)
+        for e in config.evaluations:
+            e.test, e.per_subset, e.leave_subset_out, e.calibrate = ["test"], False, False, "fit"
+    if seed is not None:
+        config.seed = seed
+    if limit is not None:
+        for c in config.corpora.values():
+            c.limit = limit
+    return revalidate(config)

@@ -57,16 +57,18 @@ def span_table(scored: ScoredTables, corpus: Corpus, methods: list[str]) -> pd.D
     return pd.DataFrame(rows)
 
 
-def dataset_tables(corpus: Corpus, assignment: dict[str, str], tables: dict[str, ScoredTables | None]
+def dataset_tables(parts: dict[str, tuple[str, ScoredTables | None]], described: list[Corpus]
                    ) -> dict[str, pd.DataFrame]:
-    """split_summary, task_rates and generator_rates tables."""
+    """split_summary (each split with the corpus it came from), task_rates and generator_rates
+    (of each corpus in `described`, all its splits), each row naming its corpus."""
     split_rows = []
-    for split, t in tables.items():
+    for split, (corpus_name, t) in parts.items():
         if t is None:
             continue
         words = t.tokens[t.tokens["is_punct"] == 0] if len(t.tokens) else t.tokens
         hall = int((words["label"] == 1).sum()) if len(words) else 0
         split_rows.append({
+            "corpus": corpus_name,
             "split": split,
             "sources": t.responses["source_id"].nunique(),
             "responses": len(t.responses),
@@ -77,15 +79,15 @@ def dataset_tables(corpus: Corpus, assignment: dict[str, str], tables: dict[str,
             "hallucinated_token_rate": hall / len(words) if len(words) else float("nan"),
         })
     resp = pd.DataFrame([{
-        "source_id": r.source_id, "task_type": corpus.sources[r.source_id].task_type,
+        "corpus": corpus.name, "source_id": r.source_id, "task_type": corpus.sources[r.source_id].task_type,
         "source": corpus.sources[r.source_id].source, "model": r.model,
         "temperature": r.temperature, "hallucinated": int(r.hallucinated),
-    } for r in corpus.responses])
-    task = resp.groupby(["task_type", "source"], sort=True).agg(
+    } for corpus in described for r in corpus.responses])
+    task = resp.groupby(["corpus", "task_type", "source"], sort=True).agg(
         sources=("source_id", "nunique"), responses=("hallucinated", "size"),
         hallucinated_responses=("hallucinated", "sum")).reset_index()
     task["hallucination_rate"] = task["hallucinated_responses"] / task["responses"]
-    gen = resp.groupby("model", sort=True).agg(
+    gen = resp.groupby(["corpus", "model"], sort=True).agg(
         responses=("hallucinated", "size"), hallucinated_responses=("hallucinated", "sum"),
         mean_temperature=("temperature", "mean")).reset_index()
     gen["hallucination_rate"] = gen["hallucinated_responses"] / gen["responses"]

@@ -1,12 +1,10 @@
-"""Run one experiment from its config: load, split, extract, fit, calibrate, score, evaluate."""
+"""The detailed outputs of a run's first unit (the tables the report reads) and run.json."""
 from __future__ import annotations
 
 import json
-import logging
 import platform
 import time
 from contextlib import contextmanager
-from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
@@ -15,9 +13,6 @@ import pandas as pd
 from . import __version__
 from .attribution import attribution_accuracy
 from .config import ExperimentConfig
-from .data.ragtruth import load_ragtruth
-from .data.records import Corpus
-from .data.splits import assign_splits, split_corpus
 from .detectors import DETECTORS
 from .evaluate import (
     coverage_bins,
@@ -29,14 +24,10 @@ from .evaluate import (
     span_table,
     thresholds_table,
 )
-from .features import FeatureExtractor
-from .io import atomic_write_text, sha256_file, staged_directory, write_csv
+from .io import atomic_write_text, sha256_file, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .text.nlp import load_pipeline
-from .text.parse import ParseCache
-
-log = logging.getLogger(__name__)
 
 ABLATIONS = {
     "All evidence-chain features": ("lexical", "retrieval", "mismatch", "metadata"),
@@ -70,20 +61,7 @@ class Stopwatch:
             self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - t0
 
 
-def load_corpus(config: ExperimentConfig, which: str = "main") -> Corpus:
-    d = config.data
-    if d.format == "halueval":
-        from .data.halueval import load_halueval_corpus
-        return load_halueval_corpus(d.halueval_dir, subsets=d.halueval_subsets, limit=d.limit,
-                                    seed=config.seed, test_fraction=d.test_fraction)
-    if d.format != "ragtruth":
-        raise ValueError(f"unknown data format {d.format!r}; expected 'ragtruth' or 'halueval'")
-    resp, src = ((d.response_jsonl, d.source_info_jsonl) if which == "main"
-                 else (d.test_response_jsonl, d.test_source_info_jsonl))
-    return load_ragtruth(config.resolve(resp), config.resolve(src), quality=d.quality or None)
-
-
-def _versions() -> dict[str, str]:
+def versions() -> dict[str, str]:
     out = {}
     for name in PACKAGES:
         try:
@@ -93,7 +71,7 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _components(config: ExperimentConfig, model: EvidenceChain) -> dict:
+def components(config: ExperimentConfig, model: EvidenceChain) -> dict:
     _, pipeline = load_pipeline(config.features.pipeline)
     embedder = model.extractor.embedder if model.extractor else None
     return {
@@ -107,35 +85,23 @@ def _components(config: ExperimentConfig, model: EvidenceChain) -> dict:
     }
 
 
-def _input_files(config: ExperimentConfig) -> dict[str, str]:
-    d = config.data
-    if d.format == "halueval":
-        base = config.resolve(d.halueval_dir)
-        paths = [base / f"{s}_data.jsonl.gz" for s in d.halueval_subsets]
-    else:
-        paths = [config.resolve(p) for p in (d.response_jsonl, d.source_info_jsonl,
-                                             d.test_response_jsonl, d.test_source_info_jsonl) if p]
-    return {str(p): sha256_file(p) for p in paths if p.exists()}
+def input_files(config: ExperimentConfig) -> dict[str, str]:
+    """sha256 of every input file (the files of a corpus directory, for directory inputs)."""
+    out = {}
+    for path in config.input_paths:
+        files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
+        out.update({str(p): sha256_file(p) for p in files if p.is_file()})
+    return out
 
 
-def _supervised_groups(config: ExperimentConfig) -> dict:
-    params = {k: dict(v) for k, v in config.detectors.params.items()}
-    if config.features.embedding_model:
-        for name in ("EvidenceChain_LR", "EvidenceChain_RF"):
-            groups = params.setdefault(name, {}).get("groups")
-            params[name]["groups"] = tuple(groups or ("lexical", "retrieval", "mismatch", "metadata")) + ("neural",)
-    return params
-
-
-def ablation_table(model: EvidenceChain, config: ExperimentConfig, train, calibration, test,
-                   span_labels: bool) -> pd.DataFrame:
+def ablation_table(model: EvidenceChain, params: dict, train, calibration, test, span_labels: bool,
+                   name: str) -> pd.DataFrame:
     """Refit the ablation detector on feature subsets; evaluate each at sentence and word level."""
-    name = config.evaluation.ablation_detector
     rows = []
     for variant, groups in ABLATIONS.items():
-        params = {name: {**config.detectors.params.get(name, {}), "groups": groups}}
-        sub = EvidenceChain((name,), name, model.features, config.seed,
-                            config.detectors.response_aggregation, params)
+        sub = EvidenceChain((name,), name, model.features, model.random_state, model.response_aggregation,
+                            {name: {**params.get(name, {}), "groups": groups}},
+                            threshold_metric=model.threshold_metric)
         sub.extractor = model.extractor
         sub.fit_tables(train, calibration, span_labels=span_labels)
         scored = sub.score_tables(test)
@@ -146,106 +112,77 @@ def ablation_table(model: EvidenceChain, config: ExperimentConfig, train, calibr
     return pd.DataFrame(rows, columns=["variant", "detector", "level", *METRIC_COLUMNS])
 
 
-def run_experiment(config: ExperimentConfig, out_dir: str | Path | None = None,
-                   progress: bool = True) -> Path:
-    """Run the whole experiment and write every result under `out_dir` (default: config)."""
-    out = Path(out_dir or config.output_dir)
-    watch = Stopwatch()
-    cache = ParseCache(Path(config.cache_dir) / "parse.sqlite") if config.cache_dir else None
-    started = time.time()
-
-    with watch("load"):
-        corpus = load_corpus(config)
-        assignment = assign_splits(corpus, config.data.calibration_fraction, config.seed)
-        parts = split_corpus(corpus, config.data.calibration_fraction, config.seed)
-        test = parts["test"]
-        if config.data.test_response_jsonl:
-            other = load_corpus(config, which="test")
-            has_test = any(r.split == "test" for r in other.responses)
-            test = other.subset(response_ids={r.id for r in other.responses
-                                              if r.split == "test" or not has_test},
-                                name=f"{other.name}:test")
-        for name in ("train", "calibration"):
-            if not parts[name].responses:
-                raise ValueError(f"the {name} split is empty; check the data and calibration_fraction")
-        if not test.responses:
-            raise ValueError("the test split is empty: no response has split == 'test'")
-    span_labels = corpus.span_labels and test.span_labels
-
-    model = EvidenceChain(tuple(config.detectors.names), config.detectors.primary,
-                          replace(config.features), config.seed,
-                          config.detectors.response_aggregation, _supervised_groups(config), cache)
-    with watch("parse"):
-        extractor = FeatureExtractor(model.features, cache=cache)
-        for part in (parts["train"], parts["calibration"], test):
-            extractor.preparse(part, progress=progress)
-    with watch("features"):
-        model.extractor = extractor.fit(parts["train"], progress=progress)
-        tables = {name: model.extractor.transform(part, progress, with_tokens=part.span_labels)
-                  for name, part in (("train", parts["train"]), ("calibration", parts["calibration"]),
-                                     ("test", test))}
-    with watch("fit"):
-        model.fit_tables(tables["train"], tables["calibration"], span_labels=span_labels)
-    with watch("score"):
-        scored = model.score_tables(tables["test"])  # the test split is scored exactly once
-    with watch("evaluate"):
-        names = list(config.detectors.names)
-        results = detection_metrics(scored, names, model.thresholds)
-        if span_labels:
-            results["metrics_span"] = span_table(scored, test, names)
-            results["coverage_bins"] = coverage_bins(scored, config.evaluation.coverage_bins)
-        if (scored.sentences["gold_chunk"] >= 0).any():
-            results["attribution"] = attribution_accuracy(scored.sentences)
-        if config.evaluation.ablation:
-            results["ablation"] = ablation_table(model, config, tables["train"], tables["calibration"],
-                                                 tables["test"], span_labels)
-        scored_by_split = {"train": model._score_tables(tables["train"], False),
-                           "calibration": model._score_tables(tables["calibration"], False),
-                           "test": scored}
-        results.update(dataset_tables(corpus, assignment, scored_by_split))
-        results["thresholds"] = thresholds_table(model.thresholds)
-        results["runtime"] = pd.DataFrame([{
-            "method": n,
-            "training": "train split" if DETECTORS[n].supervised else "none",
-            "main_signal": MAIN_SIGNAL.get(n, ""),
-            "runtime_class": runtime_class(model.timings.get(n, 0.0) + watch.seconds["features"]),
-        } for n in names])
-
-    with staged_directory(out) as stage:
-        for name, frame in results.items():
-            write_csv(ensure_numeric(frame), stage / f"{name}.csv")
-        write_csv(scored.sentences, stage / "sentences.csv")
-        write_csv(scored.responses, stage / "responses.csv")
-        if len(scored.tokens):
-            write_csv(scored.tokens, stage / "tokens.csv")
-        model.save(stage / "model")
-        _write_run_json(stage, config, model, corpus, test, assignment, watch, started)
-    if cache is not None:
-        cache.close()
-    return out
-
-
-def _write_run_json(stage: Path, config: ExperimentConfig, model: EvidenceChain, corpus: Corpus,
-                    test: Corpus, assignment: dict, watch: Stopwatch, started: float) -> None:
+def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: list, details, long,
+                  watch, started: float, skipped_levels) -> None:
+    """Per-level metrics, scored tables, model, dataset tables and run.json of the first unit."""
+    unit, model, train, calibration, test, scored = details
+    names = list(config.detectors.names)
+    skipped = skipped_levels(unit, corpora)
+    span_labels = "word" not in skipped
+    test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids), name=f"{unit.test}:test")
+    results = detection_metrics(scored, names, model.thresholds)
+    if span_labels and len(scored.tokens):
+        results["metrics_span"] = span_table(scored, test_corpus, names)
+        results["coverage_bins"] = coverage_bins(scored, config.evaluation.coverage_bins)
+    if (scored.sentences["gold_chunk"] >= 0).any():
+        results["attribution"] = attribution_accuracy(scored.sentences)
+    if config.evaluation.ablation:
+        from .runner import detector_params
+        results["ablation"] = ablation_table(model, detector_params(config, unit), train, calibration, test,
+                                             span_labels, config.evaluation.ablation_detector)
+    parts = {"train": (unit.fit, model._score_tables(train, False)),
+             "calibration": (unit.calibration, model._score_tables(calibration, False)),
+             "test": (unit.test, scored)}
+    described = [corpora[unit.test].corpus]
+    results.update(dataset_tables(parts, described))
+    results["thresholds"] = thresholds_table(model.thresholds)
+    results["runtime"] = pd.DataFrame([{
+        "method": n,
+        "training": f"train split of {unit.fit}" if DETECTORS[n].supervised else "none",
+        "main_signal": MAIN_SIGNAL.get(n, ""),
+        "runtime_class": runtime_class(model.timings.get(n, 0.0) + watch.seconds.get("features", 0.0)),
+    } for n in names])
+    for name, frame in results.items():
+        write_csv(ensure_numeric(frame), stage / f"{name}.csv")
+    write_csv(scored.sentences, stage / "sentences.csv")
+    write_csv(scored.responses, stage / "responses.csv")
+    if len(scored.tokens):
+        write_csv(scored.tokens, stage / "tokens.csv")
+    model.save(stage / "model")
     run = {
         "name": config.name,
         "seed": config.seed,
         "config": config.to_dict(),
         "evidencechain_version": __version__,
         "python": platform.python_version(),
-        "packages": _versions(),
-        "inputs": _input_files(config),
-        "components": _components(config, model),
-        "corpus": {"name": corpus.name, "responses": len(corpus.responses),
-                   "sources": len(corpus.sources), "filtered": corpus.filtered,
-                   "span_labels": corpus.span_labels},
-        "test_corpus": test.name,
-        "splits": {s: sum(1 for v in assignment.values() if v == s)
-                   for s in ("train", "calibration", "test")},
+        "packages": versions(),
+        "inputs": input_files(config),
+        "components": components(config, model),
+        "corpora": {name: {"responses": len(c.corpus.responses), "sources": len(c.corpus.sources),
+                           "filtered": c.corpus.filtered, "span_labels": c.corpus.span_labels,
+                           "subsets": [s for s in c.corpus.subsets if s], "splits": c.counts()}
+                    for name, c in corpora.items()},
+        "units": [{**u.row(), "fit_answers": len(u.fit_ids), "calibration_answers": len(u.calibration_ids),
+                   "test_answers": len(u.test_ids), "threshold_metric": u.spec.threshold_metric,
+                   "skipped_levels": skipped_levels(u, corpora)} for u in units],
+        "details_unit": unit.label,
+        "test_corpus": unit.test,
+        "skipped_metrics": skipped,
         "thresholds": model.thresholds,
+        "feature_shift": _shift_summary(stage),
         "stage_seconds": {k: round(v, 3) for k, v in watch.seconds.items()},
         "method_seconds": {k: round(v, 3) for k, v in model.timings.items()},
         "wall_seconds": round(time.time() - started, 3),
         "outputs": sorted([p.name for p in stage.iterdir() if p.is_file()] + ["run.json"]),
     }
     atomic_write_text(stage / "run.json", json.dumps(run, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def _shift_summary(stage: Path) -> dict[str, list[str]]:
+    """Per unit, the features whose scored values fall outside what the fit saw."""
+    frame = pd.read_csv(stage / "feature_shift.csv", keep_default_na=False, na_values=[""])
+    out: dict[str, list[str]] = {}
+    for row in frame[frame["share"] > 0].itertuples(index=False):
+        out.setdefault(row.unit, []).append(f"{row.kind} {row.feature}: {row.detail} "
+                                            f"(share {row.share:.3f})")
+    return out

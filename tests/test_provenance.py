@@ -389,3 +389,60 @@ def test_absent_models_are_reported_by_the_experiment(tmp_path):
     assert set(present["relevance"]) == {"bm25"} and set(present["checker"]) == {"nli-rules"}
     assert grid[grid["relevance"] == "minilm"]["status"].str.contains("no-minilm").all()
     assert grid[grid["roc_auc"].isna()]["status"].str.startswith("absent").all()
+
+
+# -- settings ----------------------------------------------------------------------------------------
+
+
+def test_settings_defaults_and_a_valid_table():
+    assert prov.ProvenanceSettings.from_params(None) == prov.ProvenanceSettings()
+    s = prov.ProvenanceSettings.from_params({"relevance": ["bm25"], "top_k": 3, "top_p": 1,
+                                             "checkers": ["nli-rules"], "temperatures": {"bm25": 0.02}})
+    assert s.relevance == ["bm25"] and s.top_k == 3 and s.top_p == 1 and s.temperatures == {"bm25": 0.02}
+    # a 'metadata' checker group only matters when the evidencechain checker runs
+    assert prov.ProvenanceSettings.from_params({"checkers": ["nli-rules"], "checker_groups": ["metadata"]})
+    with pytest.raises(ValueError, match=r"^\[detectors.params.Provenance\]: expected a table"):
+        prov.ProvenanceSettings.from_params(["bm25"])
+
+
+def test_settings_unknown_keys_and_names_suggest_the_closest():
+    from evidencechain.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"\[detectors.params.Provenance\] top-k: unknown key "
+                                          r"\(did you mean 'top_k'\?\)"):
+        prov.ProvenanceSettings.from_params({"top-k": 3})
+    with pytest.raises(ValueError, match=r"Provenance\] relevance: unknown name 'bm-25' \(did you mean 'bm25'"):
+        prov.ProvenanceSettings.from_params({"relevance": ["bm-25"]})
+    with pytest.raises(ConfigError, match=r"checkers: unknown name 'nli_rules' \(did you mean 'nli-rules'"):
+        prov.ProvenanceSettings.from_params({"checkers": ["nli_rules"]})
+    with pytest.raises(ConfigError, match=r"aggregations: unknown name 'mean'"):
+        prov.ProvenanceSettings.from_params({"aggregations": ["mean"]})
+    with pytest.raises(ConfigError, match=r"temperatures: unknown relevance scorer 'tf-idf' \(did you mean 'tfidf'"):
+        prov.ProvenanceSettings.from_params({"temperatures": {"tf-idf": 0.1}})
+    with pytest.raises(ConfigError, match=r"checker_model: 'EvidenceChain_lr' .*did you mean 'EvidenceChain_LR'"):
+        prov.ProvenanceSettings.from_params({"checker_model": "EvidenceChain_lr"})
+    with pytest.raises(ConfigError, match=r"embedding_subsets: unknown name 'summary'"):
+        prov.ProvenanceSettings.from_params({"embedding_subsets": ["summary"]})
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"top_k": 0}, r"top_k: must be >= 1"),
+    ({"top_k": 2.5}, r"top_k: expected an integer"),
+    ({"top_k": True}, r"top_k: expected an integer"),
+    ({"top_p": 0}, r"top_p: must be in \(0, 1\]"),
+    ({"top_p": 1.5}, r"top_p: must be in \(0, 1\]"),
+    ({"top_p": "0.9"}, r"top_p: expected a finite number"),
+    ({"temperatures": {"bm25": 0}}, r"temperatures.bm25: must be > 0"),
+    ({"temperatures": {"bm25": -1.0}}, r"temperatures.bm25: must be > 0"),
+    ({"temperatures": 0.05}, r"temperatures: expected a table"),
+    ({"batch_size": 0}, r"batch_size: must be >= 1"),
+    ({"relevance": "bm25"}, r"relevance: expected a list of names"),
+    ({"relevance": ["bm25", "bm25"]}, r"relevance: 'bm25' is listed twice"),
+    ({"checker_groups": ["metadata"]}, r"checker_groups: .* a \(source, claim\) pair lacks"),
+    ({"nli_model": 3}, r"nli_model: expected a string"),
+])
+def test_settings_reject_wrong_types_and_ranges(params, message):
+    from evidencechain.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^\[detectors.params.Provenance\] " + message):
+        prov.ProvenanceSettings.from_params(params)

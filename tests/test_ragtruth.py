@@ -212,7 +212,7 @@ def test_missing_label_field(ragtruth_copy, key):
     (2, _set_label(0, "start", True), "labels[0].start", ("expected int", "got bool")),
     (2, _set_label(0, "end", 125.0), "labels[0].end", ("expected int", "got float")),
     (2, _set_label(0, "text", 5), "labels[0].text", ("expected str", "got int")),
-    (2, _set_label(0, "meta", None), "labels[0].meta", ("expected str", "got null")),
+    (2, _set_label(0, "meta", 7), "labels[0].meta", ("expected str", "got int")),
     (2, _set_label(0, "implicit_true", "no"), "labels[0].implicit_true",
      ("expected bool", "got str")),
     (2, _set_label(0, "due_to_null", 0), "labels[0].due_to_null", ("expected bool", "got int")),

@@ -1,9 +1,13 @@
 """Data layer: records, RAGTruth-format I/O and validation, splits, generated corpora."""
+from .cliff import load_cliff
+from .plain import load_plain
 from .ragtruth import DataValidationError, Problem, load_ragtruth, write_ragtruth
 from .records import Corpus, Label, Response, SentenceGold, Source
 from .splits import assign_splits, split_corpus
+from .summedits import load_summedits
 
 __all__ = [
     "Corpus", "DataValidationError", "Label", "Problem", "Response", "SentenceGold", "Source",
-    "assign_splits", "load_ragtruth", "split_corpus", "write_ragtruth",
+    "assign_splits", "load_cliff", "load_plain", "load_ragtruth", "load_summedits", "split_corpus",
+    "write_ragtruth",
 ]

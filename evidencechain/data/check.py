@@ -1,7 +1,10 @@
 """`evidencechain data check`: validate RAGTruth-format files and describe what they hold.
 
 The check uses the loader's own readers and filters, so a file pair that passes here loads
-with `load_ragtruth`, and the statistics describe exactly the corpus it would return.
+with `load_ragtruth` and can be scored: the readers refuse text that cannot be written as
+UTF-8, nesting deeper than MAX_JSON_DEPTH and answers or evidence beyond MAX_RESPONSE_CHARS /
+MAX_EVIDENCE_CHARS. The statistics describe exactly the corpus the loader would return,
+including the empty answers it keeps (each gets the verdict "nothing to check").
 Unlike the loader it never raises on bad rows: every problem is listed in the report and
 the statistics cover the rows that did validate.
 """
@@ -14,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from .ragtruth import MAX_PROBLEMS, Problem, filter_rows, read_responses, read_sources
-from .records import LABEL_TYPES, SPLITS, TASK_TYPES, Response, Source
+from .records import LABEL_TYPES, SPLITS, TASK_TYPES, Response, Source, is_empty_answer
+
+SHOWN_IDS = 10
+"""Ids of empty answers named in the report (all are counted)."""
 
 
 @dataclass(slots=True)
@@ -51,6 +57,8 @@ def collect_counts(sources: dict[str, Source], responses: list[Response],
         "responses_by_task": _ordered(Counter(task_of.get(r.source_id, "?") for r in responses),
                                       TASK_TYPES),
         "responses_by_model": _ordered(Counter(r.model for r in responses)),
+        "empty_responses": sum(is_empty_answer(r.response) for r in responses),
+        "empty_response_ids": [r.id for r in responses if is_empty_answer(r.response)][:SHOWN_IDS],
         "hallucinated": sum(r.hallucinated for r in responses),
         "hallucinated_by_task": _ordered(Counter(task_of.get(r.source_id, "?")
                                                  for r in responses if r.hallucinated),
@@ -68,6 +76,14 @@ def _table(rows: dict[str, Any], indent: str = "  ") -> list[str]:
         return [f"{indent}(none)"]
     width = max(len(str(k)) for k in rows)
     return [f"{indent}{str(k).ljust(width)}  {v}" for k, v in rows.items()]
+
+
+def _empty_line(n: int, ids: list[str]) -> str:
+    line = f"  empty answers (kept, nothing to check): {n}"
+    if not n:
+        return line
+    more = ", ..." if n > len(ids) else ""
+    return f"{line} (id {', '.join(repr(i) for i in ids)}{more})"
 
 
 def _why(reason: str) -> str:
@@ -103,6 +119,7 @@ def render_report(response_jsonl: str | Path, source_info_jsonl: str | Path,
                        ("by model", "responses_by_model")):
         lines.append(f"  {title}:")
         lines += _table(counts[key], indent="    ")
+    lines.append(_empty_line(counts["empty_responses"], counts["empty_response_ids"]))
     n, h = counts["responses"], counts["hallucinated"]
     lines += ["", f"Hallucinated responses: {h} of {n} ({_pct(h, n)})"]
     lines += _table(counts["hallucinated_by_task"])

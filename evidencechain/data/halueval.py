@@ -194,7 +194,7 @@ def load_halueval_corpus(path: str | Path, subsets: Iterable[str] = SUBSETS, lim
                 responses.append(Response(
                     id=f"{sid}-{kind}", source_id=sid, model=MODEL_NAME, temperature=0.0,
                     labels=(), split=split, quality="good", response=row[key].strip(),
-                    response_label=label))
+                    response_label=label, subset=subset))
     name = "halueval" if len(subsets) == len(SPECS) else "halueval-" + "+".join(subsets)
     return Corpus(name=name, sources=sources, responses=responses,
                   filtered=dict(sorted(filtered.items())), span_labels=False)

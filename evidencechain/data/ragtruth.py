@@ -28,6 +28,13 @@ from .records import (
 )
 
 MAX_PROBLEMS = 50
+MAX_RESPONSE_CHARS = 1_000_000
+"""Longest answer accepted (spaCy's default max_length); a longer 'answer' is a damaged row."""
+MAX_EVIDENCE_CHARS = 20_000_000
+"""Most characters of text in one source's `source_info` (long evidence is parsed in pieces)."""
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of objects and lists in a row, the row itself included (RAGTruth: 4)."""
+_TOO_DEEP = f"nested too deeply (more than {MAX_JSON_DEPTH} levels of lists and objects)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,31 +93,88 @@ def _expect(row: dict, key: str, types: tuple[type, ...], line: int, out: _Colle
 
 
 def iter_jsonl(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
-    """Yield (line number, object) for each non-blank line; record undecodable lines.
+    """Yield (line number, object) for each usable non-blank line; record the others.
 
     Lines are split on '\n' only (a JSON string may hold other line separators), a UTF-8
-    byte order mark on the first line is ignored, and a line that is not valid UTF-8 is
-    reported rather than aborting the whole file.
+    byte order mark on the first line is ignored, and a line that is not valid UTF-8, not
+    JSON, nested too deeply or holding text that cannot be written back as UTF-8 is reported
+    rather than aborting the whole file.
     """
     for number, raw in _numbered_lines(path, out):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            out.add(number, "-", f"not valid UTF-8 (byte {exc.start + 1})")
-            continue
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
-            continue
-        if not isinstance(row, dict):
-            out.add(number, "-", f"expected a JSON object, got {_type_name(row)}")
-            continue
-        yield number, row
+        row = decode_line(raw, number, out)
+        if row is not None and check_values(row, number, out):
+            yield number, row
+
+
+def decode_line(raw: bytes, number: int, out: _Collector) -> dict | None:
+    """The JSON object on one line, or None (blank, or a problem recorded in `out`)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        out.add(number, "-", f"not valid UTF-8 (byte {exc.start + 1})")
+        return None
+    if not text.strip():
+        return None
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as exc:
+        out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
+        return None
+    except RecursionError:
+        out.add(number, "-", _TOO_DEEP)
+        return None
+    except ValueError as exc:
+        out.add(number, "-", f"malformed JSON: {exc}")
+        return None
+    if not isinstance(row, dict):
+        out.add(number, "-", f"expected a JSON object, got {_type_name(row)}")
+        return None
+    return row
+
+
+def check_values(row: dict, line: int, out: _Collector) -> bool:
+    """Report text that cannot be written as UTF-8 (lone surrogates such as "\\ud800") and
+    nesting deeper than MAX_JSON_DEPTH, with the field of each; True when there is none."""
+    before = len(out.problems)
+    stack = [(_printable(k), v, 2) for k, v in reversed(row.items())]
+    while stack:
+        field, value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_encodable(value, field, line, out)
+        elif isinstance(value, (dict, list)) and depth > MAX_JSON_DEPTH:
+            out.add(line, field, _TOO_DEEP)
+        elif isinstance(value, dict):
+            for key in value:
+                _check_encodable(key, f"{field} (a key)", line, out)
+            stack += [(f"{field}.{_printable(k)}", v, depth + 1) for k, v in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [(f"{field}[{i}]", value[i], depth + 1) for i in reversed(range(len(value)))]
+    return len(out.problems) == before
+
+
+def _printable(key: str) -> str:
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _check_encodable(text: str, field: str, line: int, out: _Collector) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        out.add(line, field, f"text cannot be encoded as UTF-8: lone surrogate "
+                             f"{text[exc.start]!r} at character {exc.start}")
+
+
+def _text_chars(value: Any) -> int:
+    """Characters of text in a JSON value (its strings, at any depth)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(len(str(k)) + _text_chars(v) for k, v in value.items())
+    if isinstance(value, list):
+        return sum(_text_chars(v) for v in value)
+    return 0
 
 
 def _numbered_lines(path: Path, out: _Collector) -> Iterator[tuple[int, bytes]]:
@@ -132,6 +196,10 @@ def _parse_source(row: dict, line: int, out: _Collector) -> Source | None:
         out.add(line, "source_info", "missing")
     else:
         _check_source_info(row.get("task_type"), row["source_info"], line, out)
+        chars = _text_chars(row["source_info"])
+        if chars > MAX_EVIDENCE_CHARS:
+            out.add(line, "source_info", f"{chars:,} characters of evidence; the limit is "
+                                         f"{MAX_EVIDENCE_CHARS:,} (MAX_EVIDENCE_CHARS)")
     if len(out.problems) > before:
         return None
     extra = {k: v for k, v in row.items()
@@ -178,7 +246,7 @@ def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> t
             _expect(lab, "text", (str,), line, out, prefix),
             _expect(lab, "label_type", (str,), line, out, prefix),
         ])
-        if "meta" in lab and not isinstance(lab["meta"], str):
+        if lab.get("meta") is not None and not isinstance(lab["meta"], str):
             out.add(line, prefix + "meta", f"expected str, got {_type_name(lab['meta'])}")
             good = False
         for flag in ("due_to_null", "implicit_true"):
@@ -208,7 +276,7 @@ def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> t
                         f"{lab['text']!r} does not match response[{start}:{end}] = {text[start:end]!r}")
                 ok = False
                 continue
-        labels.append(Label(start, end, lab["text"], lab["label_type"], lab.get("meta") or "",
+        labels.append(Label(start, end, lab["text"], lab["label_type"], lab.get("meta", ""),
                             lab.get("due_to_null"), lab.get("implicit_true")))
     return tuple(sorted(labels, key=lambda x: (x.start, x.end))) if ok else None
 
@@ -250,6 +318,10 @@ def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
     if _expect(row, "quality", (str,), line, out) and row["quality"] not in QUALITIES:
         out.add(line, "quality", f"unknown value {row['quality']!r}; expected one of {QUALITIES}")
     has_text = _expect(row, "response", (str,), line, out)
+    if has_text and len(row["response"]) > MAX_RESPONSE_CHARS:
+        out.add(line, "response", f"{len(row['response']):,} characters; answers are limited to "
+                                  f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
+        has_text = False
     labels = None
     if "labels" not in row:
         out.add(line, "labels", "missing")

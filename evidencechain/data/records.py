@@ -1,10 +1,15 @@
 """Typed records for the RAGTruth interchange format."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ConfigError
+
 TASK_TYPES = ("QA", "Summary", "Data2txt")
+SOURCE_TASK_TYPES = (*TASK_TYPES, "Dialogue")
+"""Task types a Source may carry: RAGTruth's three and HaluEval's dialogue."""
 SPLITS = ("train", "test")
 """Splits a RAGTruth file may carry; adapters may also assign "calibration" (a predefined
 threshold split such as SummEdits `evaluation` or CLIFF `val`)."""
@@ -27,7 +32,8 @@ class Label:
     end: int
     text: str
     label_type: str
-    meta: str = ""
+    meta: str | None = ""
+    """The annotator's note; None where the file has null (kept so a round trip is exact)."""
     due_to_null: bool | None = None
     implicit_true: bool | None = None
 
@@ -66,6 +72,20 @@ class SentenceGold:
             "chunk_index": self.chunk_index,
             "supported": self.supported,
         }
+
+
+def did_you_mean(value: Any, known: tuple[str, ...] | list[str]) -> str:
+    """' (did you mean 'X'?)' for the closest known name, case-insensitively; '' if none."""
+    if not isinstance(value, str):
+        return ""
+    by_case = [k for k in known if k.lower() == value.lower()]
+    close = by_case or difflib.get_close_matches(value, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def is_empty_answer(text: str) -> bool:
+    """An answer with nothing to check: empty or whitespace only (kept, never scored)."""
+    return not text.strip()
 
 
 @dataclass(slots=True)
@@ -122,6 +142,15 @@ class Source:
     prompt: str
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if self.task_type not in SOURCE_TASK_TYPES:
+            raise ConfigError(f"Source {self.source_id!r}: unknown task_type {self.task_type!r}"
+                              f"{did_you_mean(self.task_type, SOURCE_TASK_TYPES)}; "
+                              f"expected one of {SOURCE_TASK_TYPES}")
+        if not isinstance(self.source_info, (str, dict)):
+            raise ConfigError(f"Source {self.source_id!r}: source_info must be a str or dict, "
+                              f"got {type(self.source_info).__name__}")
+
     @property
     def query(self) -> str | None:
         """The question (QA) or conversation (dialogue) the answer responds to, if any."""
@@ -156,6 +185,11 @@ class Corpus:
     """False for corpora with response-level labels only: word/span metrics are skipped."""
     labelled: bool = True
     """False when answers carry no gold labels at all (a user's file to score): nothing to evaluate."""
+
+    @property
+    def empty_answers(self) -> int:
+        """Kept answers with nothing to check: each gets a row with status 'empty', never a score."""
+        return sum(is_empty_answer(r.response) for r in self.responses)
 
     @property
     def subsets(self) -> list[str]:

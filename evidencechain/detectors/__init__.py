@@ -4,7 +4,7 @@ from __future__ import annotations
 from .base import Detector
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .supervised import EvidenceChainLR, EvidenceChainRF
-from .thresholds import max_f1_threshold
+from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF)
@@ -30,6 +30,8 @@ __all__ = [
     "EvidenceChainRF",
     "Lexical",
     "NLIRules",
+    "THRESHOLD_RULES",
+    "choose_threshold",
     "make_detector",
     "max_f1_threshold",
 ]

@@ -27,6 +27,19 @@ NUMERIC_FEATURES = {
 }
 CATEGORICAL_FEATURES = {"metadata": ["model", "task_type", "source_collection"]}
 FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response")
+STATUS_SCORED = "scored"
+STATUS_EMPTY = "empty: nothing to check"
+"""Status of an answer without sentences: kept with risk 0 and prediction 0 (it asserts nothing)."""
+SENTENCE_COLUMNS = (
+    "response_id", "source_id", "sentence_index", "start", "end", "text", "n_tokens", "n_content",
+    "coverage", "novel_count", "best_chunk_overlap", "overlap_chunk", "bm25_max", "bm25_chunk",
+    "numbers_count", "numeric_mismatch", "entities_count", "entity_mismatch", "label",
+    "response_label", "gold_chunk", "gold_supported", "temperature", "model", "task_type",
+    "source_collection",
+)
+"""Columns of the sentence table before TF-IDF, response and neural features are added."""
+RESPONSE_COLUMNS = ("response_id", "source_id", "task_type", "model", "temperature",
+                    "source_collection", "label", "sentences", "status")
 
 
 def feature_columns(groups: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -47,6 +60,9 @@ class FeatureTables:
     tokens: pd.DataFrame
     indices: dict[str, EvidenceIndex] = field(repr=False, default_factory=dict)
     parsed: dict[str, ParsedText] = field(repr=False, default_factory=dict)
+    responses: pd.DataFrame | None = None
+    """One row per answer of the corpus (RESPONSE_COLUMNS), sentences or not; None when
+    the tables were assembled without a corpus (then derived from the sentence rows)."""
 
 
 @dataclass
@@ -118,19 +134,37 @@ class FeatureExtractor:
             sent_rows.extend(rows)
             if with_tokens:
                 token_frames.append(tokens)
-        sentences = pd.DataFrame(sent_rows)
+        sentences = pd.DataFrame(sent_rows) if sent_rows else pd.DataFrame(columns=list(SENTENCE_COLUMNS))
         self._add_tfidf(sentences, indices)
         if self.config.response_features:
             add_response_features(sentences, corpus, parsed, indices, pipeline=self.config.pipeline,
                                   cache=self.cache)
         if self.embedder is not None:
-            self.embedder.add_features(sentences, indices)
+            if len(sentences):
+                self.embedder.add_features(sentences, indices)
+            else:
+                sentences["embedding_max"] = np.zeros(0)
         tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
         return FeatureTables(sentences, tokens, indices,
-                             {r.id: d for r, d in zip(corpus.responses, parsed)})
+                             {r.id: d for r, d in zip(corpus.responses, parsed)},
+                             response_table(corpus, sentences))
 
     def _add_tfidf(self, sentences: pd.DataFrame, indices: dict[str, EvidenceIndex]) -> None:
         sentences["tfidf_max"], sentences["tfidf_chunk"] = tfidf_columns(self.vectorizer, sentences, indices)
+
+
+def response_table(corpus: Corpus, sentences: pd.DataFrame) -> pd.DataFrame:
+    """One row per answer of `corpus`, in corpus order, with its sentence count and status."""
+    counts = sentences["response_id"].value_counts() if len(sentences) else pd.Series(dtype=int)
+    rows = []
+    for r in corpus.responses:
+        n = int(counts.get(r.id, 0))
+        meta = metadata_columns(r, corpus.source_of(r))
+        rows.append({"response_id": r.id, "source_id": r.source_id, "task_type": meta["task_type"],
+                     "model": r.model, "temperature": meta["temperature"],
+                     "source_collection": meta["source_collection"], "label": int(r.hallucinated),
+                     "sentences": n, "status": STATUS_SCORED if n else STATUS_EMPTY})
+    return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS))
 
 
 def _sentence_spans(doc: ParsedText) -> list[tuple[int, int]]:

@@ -1,50 +1,75 @@
 """Reports from a run's saved results: tables, figures, the manuscript, notebook helpers.
 
     evidencechain report --run results/audit --tables paper/tables --figures figures --paper paper
+
+Every file is produced in a staging directory first and moved into place only when all were
+produced; a file `report` would overwrite must be one it wrote before (recorded with its
+sha256 in the directory's `.evidencechain-report.json`) or identical to the new one.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..io import FileStage, staged_files
 from .figures import write_figures
 from .manuscript import TemplateError, build_manuscript
-from .readme import update_readme
-from .runs import MissingResultError, Run, load_run
-from .tables import build_tables, write_tables
+from .readme import readme_text, update_readme
+from .runs import DamagedResultError, MissingResultError, Run, load_run
+from .tables import TABLES, build_tables, write_tables
 
-__all__ = ["MissingResultError", "Run", "TemplateError", "build_manuscript", "build_report",
-           "build_tables", "load_run", "update_readme", "write_figures", "write_tables"]
+__all__ = ["DamagedResultError", "MissingResultError", "Run", "TemplateError", "build_manuscript",
+           "build_report", "build_tables", "load_run", "update_readme", "write_figures", "write_tables"]
 
 STEPS = ("tables", "figures", "paper")
+Log = Callable[[str], None] | None
 
 
 def build_report(run_dir: str | Path, tables_dir: str | Path = "paper/tables", figures_dir: str | Path = "figures",
                  paper_dir: str | Path = "paper", template: str | Path | None = None,
                  halueval_dir: str | Path | None = None, readme: str | Path | None = None,
-                 only: Iterable[str] = STEPS, log: Callable[[str], None] | None = print) -> list[Path]:
-    """Build the selected steps (tables, figures, paper) from `run_dir`; returns written paths."""
+                 only: Iterable[str] = STEPS, log: Log = print) -> list[Path]:
+    """Build the selected steps (tables, figures, paper) from `run_dir`; returns written paths.
+
+    Nothing is written unless every step succeeds.
+    """
     steps = set(only)
     unknown = steps - set(STEPS)
     if unknown:
         raise ValueError(f"unknown report step(s) {sorted(unknown)}; choose from {STEPS}")
     run = load_run(run_dir)
-    written: list[Path] = []
-    if "tables" in steps:
-        for name in write_tables(run, tables_dir, log):
-            written += [Path(tables_dir) / f"{name}.{ext}" for ext in ("csv", "md", "tex")]
-        if readme is not None:
-            ok = update_readme(readme, run, str(run_dir))
-            if log:
-                log(f"readme {readme}: " + ("results block updated" if ok else "no results markers; left alone"))
-    if "figures" in steps:
-        for png in write_figures(run, figures_dir, log).values():
-            written += [png, png.with_suffix(".pdf")]
-    if "paper" in steps:
-        template = Path(template) if template else Path(paper_dir) / "template.md"
-        paths = build_manuscript(run, template, tables_dir, figures_dir, paper_dir, halueval_dir)
-        if log:
-            for p in paths:
-                log(f"paper  {p}")
-        written += paths
+    run.check()
+    messages: list[str] = []
+    with staged_files() as stage:
+        if "tables" in steps:
+            _tables(run, stage, Path(tables_dir), readme, str(run_dir), messages)
+        if "figures" in steps:
+            _figures(run, stage, Path(figures_dir), messages)
+        if "paper" in steps:
+            template = Path(template) if template else Path(paper_dir) / "template.md"
+            build_manuscript(run, template, tables_dir, figures_dir, paper_dir, halueval_dir,
+                             find=stage.find, out_dir=stage.dir(paper_dir))
+            messages += [f"paper  {Path(paper_dir) / name}" for name in ("manuscript.md", "manuscript.docx")]
+        written = list(stage.staged()) + list(stage.single)
+    for message in messages if log else ():
+        log(message)
     return written
+
+
+def _tables(run: Run, stage: FileStage, tables_dir: Path, readme: str | Path | None, label: str,
+            messages: list[str]) -> None:
+    names = write_tables(run, stage.dir(tables_dir), log=None)
+    messages += [f"table  {name:16s} -> {tables_dir / name}.{{csv,md,tex}}" for name in names]
+    if skipped := sorted(set(TABLES) - set(names)):
+        messages.append(f"tables skipped (results absent in {run.path}): {', '.join(skipped)}")
+    if readme is not None:
+        text = readme_text(readme, run, label)
+        if text is not None and text != Path(readme).read_text("utf-8"):
+            stage.put(readme, text.encode("utf-8"))
+        messages.append(f"readme {readme}: " + ("results block updated" if text is not None
+                                                else "no results markers; left alone"))
+
+
+def _figures(run: Run, stage: FileStage, figures_dir: Path, messages: list[str]) -> None:
+    figures = write_figures(run, stage.dir(figures_dir), log=None)
+    messages += [f"figure {name:16s} -> {figures_dir / name}.{{png,pdf}}" for name in figures]

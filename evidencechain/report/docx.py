@@ -10,6 +10,7 @@ import datetime as dt
 import io
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from .runs import MissingResultError
@@ -88,8 +89,12 @@ def _stable_zip(data: bytes) -> bytes:
     return out.getvalue()
 
 
-def markdown_to_docx(text: str, out: str | Path, base_dir: str | Path = ".") -> Path:
-    """Convert the manuscript Markdown to .docx; image paths are relative to `base_dir`."""
+def markdown_to_docx(text: str, out: str | Path, base_dir: str | Path = ".",
+                     find: Callable[[Path], Path] = Path) -> Path:
+    """Convert the manuscript Markdown to .docx; image paths are relative to `base_dir`.
+
+    `find` maps an image path to the file to embed (its staged copy while `report` runs).
+    """
     from docx import Document
     from docx.shared import Pt
 
@@ -135,7 +140,7 @@ def markdown_to_docx(text: str, out: str | Path, base_dir: str | Path = ".") -> 
             i = j - 1
         elif m := IMAGE.match(line.strip()):
             flush()
-            _figure(doc, m.group("caption"), Path(base_dir) / m.group("path"))
+            _figure(doc, m.group("caption"), find(Path(base_dir) / m.group("path")))
         elif re.match(r"^\s*[-*]\s+", line):
             flush()
             _inline(doc.add_paragraph(style="List Bullet"), re.sub(r"^\s*[-*]\s+", "", line))

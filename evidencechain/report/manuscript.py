@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import InputError
 from ..io import atomic_write_text
 from .context import fmt, run_context
 from .docx import markdown_to_docx
@@ -23,7 +25,15 @@ PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 EXTRA_FIGURES = {"halueval_roc": "Response-level ROC curves on HaluEval (from results/halueval)."}
 
 
-class TemplateError(ValueError):
+Find = Callable[[Path], Path]
+"""Maps a final output path to the file to read now (its staged copy during `report`)."""
+
+
+def _same(path: Path) -> Path:
+    return path
+
+
+class TemplateError(InputError):
     """The template names something the results do not provide."""
 
 
@@ -48,15 +58,16 @@ after running it to add this section.
 """
 
 
-def halueval_section(tables_dir: Path, figures_dir: Path, halueval_dir: Path | None) -> tuple[str, dict]:
+def halueval_section(tables_dir: Path, figures_dir: Path, halueval_dir: Path | None,
+                     find: Find = _same) -> tuple[str, dict]:
     """The HaluEval section's template text and values: its tables and figure where present."""
-    if not (tables_dir / "halueval_comparison.md").is_file():
+    if not find(tables_dir / "halueval_comparison.md").is_file():
         return HALUEVAL_ABSENT, {}
     halueval_dir = halueval_dir or Path("results/halueval")
     text = HALUEVAL_PRESENT
-    if (tables_dir / "halueval_provenance_grid.md").is_file():
+    if find(tables_dir / "halueval_provenance_grid.md").is_file():
         text += HALUEVAL_GRID
-    if any((d / "halueval_roc.png").is_file() for d in (figures_dir, halueval_dir)):
+    if any(find(d / "halueval_roc.png").is_file() for d in (figures_dir, halueval_dir)):
         text += HALUEVAL_FIGURE
     meta_file = halueval_dir / "run.json"
     if meta_file.is_file():
@@ -75,29 +86,29 @@ def _numbered(template: str, kind: str) -> dict[str, int]:
     return names
 
 
-def _table_block(tables_dir: Path, name: str, number: int) -> str:
-    text = (tables_dir / f"{name}.md").read_text("utf-8").strip()
+def _table_block(path: Path, number: int) -> str:
+    text = path.read_text("utf-8").strip()
     if text.startswith("**"):
         return f"**Table {number}. " + text[2:]
     return f"**Table {number}.**\n\n{text}"
 
 
 def layout_values(template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
-                  extra_figure_dirs: tuple[Path, ...] = ()) -> tuple[dict, list[str]]:
+                  extra_figure_dirs: tuple[Path, ...] = (), find: Find = _same) -> tuple[dict, list[str]]:
     """table./figure./ref. values for the template; problems for missing files."""
     values, problems = {}, []
     for name, k in _numbered(template, "table").items():
         values[f"ref.table.{name}"] = f"Table {k}"
-        if (tables_dir / f"{name}.md").is_file():
-            values[f"table.{name}"] = _table_block(tables_dir, name, k)
+        if find(tables_dir / f"{name}.md").is_file():
+            values[f"table.{name}"] = _table_block(find(tables_dir / f"{name}.md"), k)
         else:
             problems.append(f"table.{name}: {tables_dir / (name + '.md')} does not exist")
     captions = {n: c for n, (_, c) in FIGURES.items()} | EXTRA_FIGURES
     for name, k in _numbered(template, "figure").items():
         values[f"ref.figure.{name}"] = f"Figure {k}"
         png = next((d / f"{name}.png" for d in (figures_dir, *extra_figure_dirs)
-                    if (d / f"{name}.png").is_file()), figures_dir / f"{name}.png")
-        if png.is_file():
+                    if find(d / f"{name}.png").is_file()), figures_dir / f"{name}.png")
+        if find(png).is_file():
             rel = Path(os.path.relpath(png, paper_dir)).as_posix()
             values[f"figure.{name}"] = f"![Figure {k}. {captions.get(name, name)}]({rel})"
         else:
@@ -130,21 +141,31 @@ def fill(template: str, values: dict, problems: list[str] | None = None) -> str:
 
 
 def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
-           halueval_dir: Path | None = None) -> str:
-    section, extra = halueval_section(tables_dir, figures_dir, halueval_dir)
+           halueval_dir: Path | None = None, find: Find = _same) -> str:
+    """The manuscript text; `find` gives the file to read for an output path (staged or final)."""
+    section, extra = halueval_section(tables_dir, figures_dir, halueval_dir, find)
     template = template.replace("{{ section.halueval }}", section.strip() + "\n")
     values = run_context(run) | extra
     layout, problems = layout_values(template, tables_dir, figures_dir, paper_dir,
-                                     (halueval_dir or Path("results/halueval"),))
+                                     (halueval_dir or Path("results/halueval"),), find)
     return fill(template, values | layout, problems)
 
 
 def build_manuscript(run: Run, template: str | Path, tables_dir: str | Path, figures_dir: str | Path,
-                     paper_dir: str | Path, halueval_dir: str | Path | None = None) -> list[Path]:
-    """Write `paper_dir/manuscript.md` and `paper_dir/manuscript.docx` (figures embedded)."""
+                     paper_dir: str | Path, halueval_dir: str | Path | None = None,
+                     find: Find = _same, out_dir: str | Path | None = None) -> list[Path]:
+    """Write `manuscript.md` and `manuscript.docx` (figures embedded) for `paper_dir`.
+
+    They go to `out_dir` (default `paper_dir`); links stay relative to `paper_dir`.
+    """
     paper = Path(paper_dir)
-    text = render(run, Path(template).read_text("utf-8"), Path(tables_dir), Path(figures_dir), paper,
-                  Path(halueval_dir) if halueval_dir else None)
-    md = atomic_write_text(paper / "manuscript.md", text)
-    docx = markdown_to_docx(text, paper / "manuscript.docx", base_dir=paper)
+    out = Path(out_dir or paper_dir)
+    try:
+        source = Path(template).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"cannot read the manuscript template {template}: {exc}") from exc
+    text = render(run, source, Path(tables_dir), Path(figures_dir), paper,
+                  Path(halueval_dir) if halueval_dir else None, find)
+    md = atomic_write_text(out / "manuscript.md", text)
+    docx = markdown_to_docx(text, out / "manuscript.docx", base_dir=paper, find=find)
     return [md, docx]

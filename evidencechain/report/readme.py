@@ -26,17 +26,24 @@ def results_block(run: Run, run_label: str) -> str:
     return "\n".join(lines)
 
 
-def update_readme(readme: str | Path, run: Run, run_label: str) -> bool:
-    """Replace the text between the results markers; False when the README has no markers."""
+def readme_text(readme: str | Path, run: Run, run_label: str) -> str | None:
+    """The README with its results block regenerated; None when it has no results markers."""
     path = Path(readme)
     if not path.is_file():
-        return False
+        return None
     text = path.read_text("utf-8")
     if START not in text or END not in text:
-        return False
+        return None
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    new = head + results_block(run, run_label) + tail
-    if new != text:
-        atomic_write_text(path, new)
+    return head + results_block(run, run_label) + tail
+
+
+def update_readme(readme: str | Path, run: Run, run_label: str) -> bool:
+    """Replace the text between the results markers; False when the README has no markers."""
+    new = readme_text(readme, run, run_label)
+    if new is None:
+        return False
+    if new != Path(readme).read_text("utf-8"):
+        atomic_write_text(readme, new)
     return True

@@ -58,8 +58,10 @@ def _metrics(run: Run, level: str, caption: str, name: str) -> Table | None:
 
 def split_summary(run: Run) -> Table:
     f = _ordered(run.table("split_summary"), "split", SPLIT_ORDER).reset_index(drop=True)
-    total = {c: int(f[c].sum()) for c in f.columns if c not in ("split", "hallucinated_token_rate")}
+    total = {c: int(f[c].sum()) for c in f.columns if c not in ("corpus", "split", "hallucinated_token_rate")}
     total["split"] = "total"
+    if "corpus" in f.columns:
+        total["corpus"] = "+".join(dict.fromkeys(f["corpus"]))
     total["hallucinated_token_rate"] = (total["hallucinated_tokens"] / total["tokens"]
                                         if total["tokens"] else float("nan"))
     f = pd.concat([f, pd.DataFrame([total])], ignore_index=True)[list(f.columns)]

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pickle
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,10 @@ from .nlp import load_pipeline
 
 PARSE_FORMAT = 2
 """Version of what `_from_doc` stores; bump it when ParsedText's fields or rules change."""
+PIECE_CHARS = 100_000
+"""Texts longer than this (or than the pipeline's max_length) are parsed in pieces cut at
+paragraph, line, sentence or word boundaries, with offsets into the whole text kept."""
+_CUT_TIERS = (("\n\n",), ("\n",), (". ", "! ", "? "), (" ", "\t"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,54 @@ def _from_doc(doc, has_ner: bool | None = None) -> ParsedText:
     )
 
 
+def piece_bounds(text: str, limit: int = PIECE_CHARS) -> list[tuple[int, int]]:
+    """(start, end) pieces of `text`, each at most `limit` characters, covering it in order."""
+    bounds, start = [], 0
+    while len(text) - start > limit:
+        end = _cut(text, start + limit // 2, start + limit)
+        bounds.append((start, end))
+        start = end
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def _cut(text: str, lo: int, hi: int) -> int:
+    """The last boundary in text[lo:hi] of the strongest kind found; `hi` if none."""
+    for separators in _CUT_TIERS:
+        found = [k + len(sep) for sep in separators if (k := text.rfind(sep, lo, hi)) >= 0]
+        if found:
+            return max(found)
+    return hi
+
+
+def _joined(text: str, parts: list[tuple[int, ParsedText]]) -> ParsedText:
+    """One ParsedText of `text` from the ParsedTexts of its pieces (piece start, parse)."""
+    ents = [p.entities for _, p in parts]
+    return ParsedText(
+        text=text,
+        starts=np.concatenate([p.starts + a for a, p in parts]).astype(np.int32),
+        ends=np.concatenate([p.ends + a for a, p in parts]).astype(np.int32),
+        lower=tuple(chain.from_iterable(p.lower for _, p in parts)),
+        lemma=tuple(chain.from_iterable(p.lemma for _, p in parts)),
+        is_punct=np.concatenate([p.is_punct for _, p in parts]),
+        is_stop=np.concatenate([p.is_stop for _, p in parts]),
+        like_num=np.concatenate([p.like_num for _, p in parts]),
+        sentences=tuple((a + s, a + e) for a, p in parts for s, e in p.sentences),
+        entities=None if any(e is None for e in ents) else
+        tuple((a + s, a + e, label) for a, p in parts for s, e, label in p.entities),
+    )
+
+
+def _parse_all(nlp, texts: list[str], has_ner: bool, batch_size: int) -> Iterator[ParsedText]:
+    """ParsedText of each text in order; long texts are parsed in pieces and joined."""
+    limit = min(PIECE_CHARS, getattr(nlp, "max_length", PIECE_CHARS))
+    bounds = [piece_bounds(t, limit) for t in texts]
+    docs = nlp.pipe((t[a:b] for t, bs in zip(texts, bounds) for a, b in bs), batch_size=batch_size)
+    for text, bs in zip(texts, bounds):
+        parts = [(a, _from_doc(next(docs), has_ner)) for a, _ in bs]
+        yield parts[0][1] if len(parts) == 1 else _joined(text, parts)
+
+
 class ParseCache:
     """A sqlite-backed map from (pipeline, text) to ParsedText; safe to interrupt."""
 
@@ -142,11 +195,11 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
         fresh: dict[str, ParsedText] = {}
         has_ner = _sets_entities(nlp)
         items = list(todo.items())
-        docs = nlp.pipe((t for _, t in items), batch_size=batch_size)
-        bar = tqdm(zip(items, docs), total=len(items), desc=desc, disable=not progress,
+        parsed = _parse_all(nlp, [t for _, t in items], has_ner, batch_size)
+        bar = tqdm(zip(items, parsed), total=len(items), desc=desc, disable=not progress,
                    unit="text", leave=False)
-        for (k, _), doc in bar:
-            fresh[k] = _from_doc(doc, has_ner)
+        for (k, _), one in bar:
+            fresh[k] = one
             if len(fresh) >= 2000:
                 cache.put_many(fresh)
                 found.update(fresh)

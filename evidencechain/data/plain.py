@@ -1,0 +1,234 @@
+"""A user's own answers to check, from JSON Lines (optionally gzip) or CSV, one a record.
+
+Fields: `context` (a string, or a list of passage strings; in CSV a JSON list), optional
+`question`, `answer` (a string, may be empty), optional `id` (default: the line number),
+`label` (0/1/true/false), `spans` ([{start, end, text?, type?}], character offsets into
+`answer`, end exclusive; type "conflict", "baseless" or an official label type), `model`
+and `temperature`. With a question or a passage list the source is QA ({question,
+passages}), else Summary; records with the same (context, question) share one source.
+The corpus is `labelled` only if every record has a label or spans, and has
+`span_labels` only if every record has spans; without a label, any span means hallucinated.
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector, check_values, decode_line
+from .records import LABEL_TYPES, Corpus, Label, Response, Source
+
+SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info",
+              **{t.lower(): t for t in LABEL_TYPES}}
+DEFAULT_SPAN_TYPE = "Evident Baseless Info"
+LABEL_VALUES = {"0": 0, "1": 1, "false": 0, "true": 1}
+
+
+def _open_bytes(path: Path):
+    return gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb")
+
+
+def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each usable non-blank line of a JSONL file, gzip or not
+    (as `ragtruth.iter_jsonl`); every other line is recorded in `out`."""
+    try:
+        with _open_bytes(Path(path)) as handle:
+            for number, raw in enumerate(handle, start=1):
+                row = decode_line(raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw, number, out)
+                if row is not None and check_values(row, number, out):
+                    yield number, row
+    except (OSError, EOFError) as exc:
+        out.add(0, "-", f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
+
+
+def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+    """(first line of the record, row without empty cells) for each CSV record."""
+    path = Path(path)
+    try:
+        with _open_bytes(path) as raw:
+            text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+            reader = csv.DictReader(text)
+            if not {"answer", "context"} <= set(reader.fieldnames or ()):
+                out.add(1, "-", f"CSV header {reader.fieldnames or []} lacks 'answer' or 'context'")
+                return
+            start = 2
+            for row in reader:
+                number, start = start, reader.line_num + 1
+                if None in row:
+                    out.add(number, "-", f"malformed CSV: {len(row[None])} cell(s) beyond the header")
+                    continue
+                yield number, {k: v for k, v in row.items()
+                               if v is not None and (v != "" or k in ("answer", "context"))}
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as exc:
+        out.add(0, "-", f"cannot read CSV: {exc}")
+
+
+def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
+    """A CSV record with its JSON cells decoded (a context list, spans, a temperature)."""
+    row = dict(row)
+    context = row.get("context")
+    if isinstance(context, str) and context.lstrip().startswith("["):
+        try:
+            row["context"] = json.loads(context)
+        except json.JSONDecodeError:
+            pass
+    if "spans" in row:
+        try:
+            row["spans"] = json.loads(row["spans"])
+        except json.JSONDecodeError as exc:
+            out.add(line, "spans", f"malformed JSON: {exc.msg} (column {exc.colno})")
+            return None
+    try:
+        row["temperature"] = float(row.get("temperature", 0.0))
+    except ValueError:
+        pass
+    return row
+
+
+def _label(value: Any, line: int, out: _Collector) -> int | None:
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return int(value)
+    if isinstance(value, str) and value.strip().lower() in LABEL_VALUES:
+        return LABEL_VALUES[value.strip().lower()]
+    out.add(line, "label", f"expected 0, 1, true or false, got {value!r}")
+    return None
+
+
+def _spans(value: Any, answer: str, line: int, out: _Collector) -> tuple[Label, ...] | None:
+    if not isinstance(value, list):
+        out.add(line, "spans", f"expected a list of spans, got {type(value).__name__}")
+        return None
+    labels, before = [], len(out.problems)
+    for i, span in enumerate(value):
+        where = f"spans[{i}]"
+        if not isinstance(span, dict):
+            out.add(line, where, f"expected an object, got {type(span).__name__}")
+            continue
+        start, end = span.get("start"), span.get("end")
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (start, end)):
+            out.add(line, f"{where}.start/end", f"expected integers, got {start!r} and {end!r}")
+            continue
+        if not 0 <= start < end <= len(answer):
+            out.add(line, f"{where}.start/end",
+                    f"[{start}, {end}) is empty or outside the answer (length {len(answer)})")
+            continue
+        text = span.get("text", answer[start:end])
+        if text != answer[start:end]:
+            out.add(line, f"{where}.text", f"{text!r} does not match answer[{start}:{end}] = "
+                                           f"{answer[start:end]!r}")
+            continue
+        kind = span.get("type", DEFAULT_SPAN_TYPE)
+        if not isinstance(kind, str) or kind.strip().lower() not in SPAN_TYPES:
+            out.add(line, f"{where}.type", f"expected 'conflict' or 'baseless', got {kind!r}")
+            continue
+        labels.append(Label(start, end, text, SPAN_TYPES[kind.strip().lower()]))
+    if len(out.problems) > before:
+        return None
+    return tuple(sorted(labels, key=lambda x: (x.start, x.end)))
+
+
+def _context(value: Any, line: int, out: _Collector) -> str | list[str] | None:
+    if not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(p, str) for p in value))):
+        out.add(line, "context", f"expected a string or a list of strings, got {type(value).__name__}")
+    elif not "".join(value).strip():
+        out.add(line, "context", "empty: no evidence to check the answer against")
+    else:
+        return value
+    return None
+
+
+def _check_types(row: dict, line: int, out: _Collector) -> bool:
+    before = len(out.problems)
+    for key in (k for k in ("answer", "context") if k not in row):
+        out.add(line, key, "missing")
+    for key in ("answer", "question", "model"):
+        if key in row and not isinstance(row[key], str):
+            out.add(line, key, f"expected a string, got {type(row[key]).__name__}")
+    if "id" in row and (isinstance(row["id"], bool) or not isinstance(row["id"], (str, int))):
+        out.add(line, "id", f"expected a string or integer, got {type(row['id']).__name__}")
+    temp = row.get("temperature", 0.0)
+    if isinstance(temp, bool) or not isinstance(temp, (int, float)) or not math.isfinite(temp):
+        out.add(line, "temperature", f"expected a finite number, got {temp!r}")
+    return len(out.problems) == before
+
+
+def _gold(row: dict, line: int, out: _Collector) -> tuple[tuple[Label, ...], int | None] | None:
+    """(spans, response label) of a record; a missing label follows the spans if any."""
+    labels = _spans(row["spans"], row["answer"], line, out) if "spans" in row else ()
+    label = _label(row["label"], line, out) if "label" in row else None
+    if labels is None or ("label" in row and label is None):
+        return None
+    if label == 0 and labels:
+        out.add(line, "label", f"0 (not hallucinated) contradicts {len(labels)} span(s)")
+        return None
+    return labels, (int(bool(labels)) if label is None and "spans" in row else label)
+
+
+def _source(sid: str, context: str | list[str], question: str | None, collection: str) -> Source:
+    if question is None and isinstance(context, str):
+        return Source(sid, "Summary", collection, context, "Summarize the document.")
+    return Source(sid, "QA", collection, {"question": question or "", "passages": context},
+                  "Answer the question using the passages.")
+
+
+def load_plain(path: str | Path, name: str | None = None, split: str = "test") -> Corpus:
+    """Read a user's JSONL / CSV file of answers into a Corpus (see the module docstring).
+
+    Every answer gets `split` ("test": to be scored; "train" or "calibration" to fit on it).
+    Raises `DataValidationError` naming file, line and field of every problem.
+    """
+    if split not in ("train", "calibration", "test"):
+        raise ConfigError(f"split must be 'train', 'calibration' or 'test', got {split!r}")
+    path = Path(path).expanduser()
+    name = name or _stem(path)
+    out = _Collector(path)
+    is_csv = path.name.removesuffix(".gz").endswith(".csv")
+    sources: dict[str, Source] = {}
+    source_of: dict[tuple[str, str | None], str] = {}
+    responses: list[Response] = []
+    first_line: dict[str, int] = {}
+    every_label = every_span = True
+    for line, row in read_csv(path, out) if is_csv else read_jsonl(path, out):
+        row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
+        if is_csv:
+            row = _csv_row(row, line, out)
+        if row is None or not _check_types(row, line, out):
+            continue
+        context, gold = _context(row["context"], line, out), _gold(row, line, out)
+        if context is None or gold is None:
+            continue
+        rid = str(row.get("id", line))
+        if rid in first_line:
+            out.add(line, "id", f"duplicate id {rid!r} (first on line {first_line[rid]})")
+            continue
+        first_line[rid] = line
+        every_span &= "spans" in row
+        every_label &= gold[1] is not None
+        question = row.get("question") or None
+        key = (json.dumps(context), question)
+        if key not in source_of:
+            source_of[key] = f"src-{line}"
+            sources[source_of[key]] = _source(source_of[key], context, question, name)
+        responses.append(Response(
+            id=rid, source_id=source_of[key], model=row.get("model", "unknown"),
+            temperature=float(row.get("temperature", 0.0)), labels=gold[0], split=split,
+            quality="good", response=row["answer"], response_label=gold[1]))
+    if not responses and not out.problems:
+        out.add(0, "-", "no records found")
+    if out.problems:
+        raise DataValidationError(out.problems[:MAX_PROBLEMS], total=len(out.problems))
+    return Corpus(name=name, sources=sources, responses=responses, filtered={},
+                  span_labels=every_span, labelled=every_label)
+
+
+def _stem(path: Path) -> str:
+    name = path.name.removesuffix(".gz")
+    for suffix in (".jsonl", ".json", ".ndjson", ".csv"):
+        name = name.removesuffix(suffix)
+    return name
