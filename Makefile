@@ -13,22 +13,22 @@ export MPLBACKEND := Agg
 AUDIT := data/audit/response.jsonl data/audit/source_info.jsonl data/audit/README.md
 AUDIT_RUN := results/audit/run.json
 HALUEVAL_RUN := results/halueval/run.json
+BENCHMARKS := ragtruth_qa summedits cliff halueval transfer
+BENCHMARK_RUNS := $(foreach b,$(BENCHMARKS),results/$(b)/run.json)
+BENCHMARK_DONE := $(foreach b,$(BENCHMARKS),paper/tables/.$(b).done)
 SOURCES := $(shell find evidencechain -name '*.py' 2>/dev/null) pyproject.toml
 AUDIT_SOURCES := $(wildcard evidencechain/data/audit/*.py evidencechain/data/audit/vocab/*.toml \
 	evidencechain/data/audit/templates/*.toml evidencechain/data/audit/templates/*.md \
 	evidencechain/data/stats.py evidencechain/data/records.py evidencechain/data/ragtruth.py)
 EXPERIMENT_SOURCES := $(filter-out evidencechain/report/%,$(SOURCES))
-REPORT_SOURCES := $(wildcard evidencechain/report/*.py)
+REPORT_SOURCES := $(wildcard evidencechain/report/*.py evidencechain/report/data/*.toml)
 REPORT := $(EC) report --run results/audit --tables paper/tables --figures figures --paper paper
 TABLES_DONE := paper/tables/.done
 FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
-# HaluEval outputs that `make reproduce` builds and the manuscript includes.
-REPRODUCE_HALUEVAL := $(HALUEVAL_RUN)
-HALUEVAL_REPORT := $(wildcard paper/tables/halueval_*.md figures/halueval_roc.png results/halueval/halueval_roc.png)
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all lint data experiment halueval tables figures paper reproduce notebooks bench clean distclean
+.PHONY: help install install-neural test test-fast test-all lint data experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -71,13 +71,24 @@ $(AUDIT_RUN): $(AUDIT) experiments/audit.toml $(EXPERIMENT_SOURCES) | $(VENV)/.i
 
 experiment: $(AUDIT_RUN) ## run the audit experiment (results/audit)
 
-$(HALUEVAL_RUN): $(AUDIT) experiments/halueval.toml $(EXPERIMENT_SOURCES) | $(VENV)/.neural
-	@echo "==> running the HaluEval experiment into results/halueval (tables, figure: paper/tables, figures)"
-	$(EC) run --config experiments/halueval.toml --seed $(SEED)
+# Real-data benchmarks: one config each, one runner; tables and figures come from the saved CSVs.
+results/%/run.json: experiments/%.toml $(AUDIT) $(EXPERIMENT_SOURCES) | $(VENV)/.neural
+	@echo "==> running experiments/$*.toml into results/$*"
+	$(EC) run --config $< --seed $(SEED)
 
-halueval: $(HALUEVAL_RUN) ## HaluEval (3 subsets) + Provenance grid: results/halueval, paper/tables/halueval_*, figures/halueval_roc
+paper/tables/.%.done: results/%/run.json $(REPORT_SOURCES)
+	@echo "==> benchmark tables and figures of results/$* into paper/tables and figures"
+	$(EC) report --benchmark results/$* --tables paper/tables --figures figures
+	touch $@
 
-$(TABLES_DONE): $(AUDIT_RUN) $(REPORT_SOURCES)
+ragtruth-qa: paper/tables/.ragtruth_qa.done ## RAGTruth QA (real spans): fitted on audit / HaluEval QA, scored once; results/ragtruth_qa
+summedits: paper/tables/.summedits.done ## SummEdits 8 domains (paper protocol): zero-shot and leave-one-domain-out; results/summedits
+cliff: paper/tables/.cliff.done ## CLIFF summaries (real word labels): thresholds on val, scored on test; results/cliff
+halueval: paper/tables/.halueval.done ## HaluEval (3 subsets) + Provenance grid + audit transfer; results/halueval
+transfer: paper/tables/.transfer.done ## transfer matrix: fit on each corpus, score every other; results/transfer
+benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark above
+
+$(TABLES_DONE): $(AUDIT_RUN) $(BENCHMARK_DONE) $(REPORT_SOURCES)
 	@echo "==> tables from results/audit into paper/tables (and the README results block)"
 	$(REPORT) --only tables --readme README.md
 	touch $@
@@ -87,7 +98,7 @@ $(FIGURES_DONE): $(AUDIT_RUN) $(REPORT_SOURCES)
 	$(REPORT) --only figures
 	touch $@
 
-$(PAPER) &: $(TABLES_DONE) $(FIGURES_DONE) paper/template.md $(REPORT_SOURCES) $(REPRODUCE_HALUEVAL) $(HALUEVAL_REPORT)
+$(PAPER) &: $(TABLES_DONE) $(FIGURES_DONE) $(BENCHMARK_DONE) paper/template.md $(REPORT_SOURCES)
 	@echo "==> manuscript paper/manuscript.md and paper/manuscript.docx"
 	$(REPORT) --only paper
 
@@ -97,7 +108,7 @@ figures: $(FIGURES_DONE) ## figures (PNG, PDF) from results/audit into figures/
 
 paper: $(PAPER) ## the manuscript (paper/manuscript.md and .docx) from the tables and figures
 
-reproduce: $(PAPER) $(REPRODUCE_HALUEVAL) ## everything from a fresh clone: venv, corpus, experiment, tables, figures, manuscript
+reproduce: $(PAPER) ## everything from a fresh clone: venv, corpus, experiment, tables, figures, manuscript
 
 notebooks: $(AUDIT_RUN) ## execute the notebooks against results/audit into results/notebooks (committed copies stay output-free)
 	$(PY) -m evidencechain.report.notebooks execute --run results/audit --notebooks experiments/notebooks --out results/notebooks

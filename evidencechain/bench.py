@@ -17,12 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from .config import load_config
+from .config import apply_overrides, load_config
 from .data.audit import write_audit_corpus
 from .data.ragtruth import load_ragtruth
 from .data.splits import split_corpus
-from .experiment import run_experiment
 from .model import EvidenceChain
+from .runner import run as run_experiment
 from .text.parse import ParseCache
 
 STAGES = ("load", "parse", "features", "fit", "score", "evaluate")
@@ -30,15 +30,16 @@ STAGES = ("load", "parse", "features", "fit", "score", "evaluate")
 
 def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
     config = load_config(config_path)
-    config.data.response_jsonl = str(corpus_dir / "response.jsonl")
-    config.data.source_info_jsonl = str(corpus_dir / "source_info.jsonl")
     config.cache_dir = str(work / "cache")
+    config = apply_overrides(config, response_jsonl=str(corpus_dir / "response.jsonl"),
+                             source_info_jsonl=str(corpus_dir / "source_info.jsonl"))
+    fit = config.corpora[config.evaluations[0].fit]
     t0 = time.perf_counter()
     out = run_experiment(config, work / "run", progress=False)
     wall = time.perf_counter() - t0
     run = json.loads((out / "run.json").read_text())
     corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
-    test = split_corpus(corpus, config.data.calibration_fraction, config.seed)["test"]
+    test = split_corpus(corpus, fit.calibration_fraction, config.seed)["test"]
     cache = ParseCache(work / "cache" / "parse.sqlite")
     model = EvidenceChain.load(out / "model", cache=cache)
     model.score(test, progress=False)  # warm-up: loads the parse cache into memory
@@ -47,7 +48,7 @@ def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
     scoring = time.perf_counter() - t1
     cache.close()
     return {
-        "responses": run["corpus"]["responses"],
+        "responses": run["corpora"][config.evaluations[0].fit]["responses"],
         "stages": run["stage_seconds"],
         "experiment_seconds": wall,
         "test_responses": len(test.responses),

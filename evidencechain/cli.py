@@ -7,10 +7,12 @@ tracebacks. Only heavy-free modules are imported here: everything else loads ins
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
 import traceback
+from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -29,9 +31,16 @@ BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it 
 
 
 def _data_check(args: argparse.Namespace) -> int:
-    from .data.check import check_files
+    from .data.check import check_files, check_plain
 
-    report = check_files(args.response_jsonl, args.source_info_jsonl)
+    if args.plain:
+        if args.response_jsonl or args.source_info_jsonl:
+            raise SystemExit("error: give either --plain FILE or --response-jsonl and --source-info-jsonl")
+        report = check_plain(args.plain)
+    elif args.response_jsonl and args.source_info_jsonl:
+        report = check_files(args.response_jsonl, args.source_info_jsonl)
+    else:
+        raise SystemExit("error: give --plain FILE, or --response-jsonl and --source-info-jsonl")
     print(report.text)
     return 0 if report.ok else 1
 
@@ -63,7 +72,20 @@ def _run(args: argparse.Namespace) -> int:
     check_output_dir(args.out or config.output_dir, inputs)
     out = run(config, args.out, progress=not args.quiet)
     print(f"results written to {out}")
+    for line in _corpus_lines(Path(out) / "run.json"):
+        print(line)
     return 0
+
+
+def _corpus_lines(run_json) -> list[str]:
+    """What each corpus contributed and what loading removed or kept with a verdict."""
+    corpora = json.loads(run_json.read_text("utf-8")).get("corpora", {})
+    lines = []
+    for name, c in corpora.items():
+        removed = ", ".join(f"{k}: {v}" for k, v in c.get("filtered", {}).items()) or "nothing"
+        lines.append(f"  {name}: {c['responses']} answers kept ({c.get('splits')}); removed: {removed}; "
+                     f"empty answers kept with verdict 'nothing to check': {c.get('empty_answers_kept', 0)}")
+    return lines
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -81,8 +103,12 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import STEPS, build_report
+    from .report import STEPS, build_benchmark_report, build_report
 
+    for run_dir in args.benchmark or ():
+        build_benchmark_report(run_dir, args.tables, args.figures)
+    if args.benchmark:
+        return 0
     build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
                  args.readme, args.only or STEPS)
     return 0
@@ -114,8 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     data = sub.add_parser("data", help="check RAGTruth-format files, generate the audit corpus")
     data_sub = data.add_subparsers(dest="data_command", required=True)
     check = data_sub.add_parser("check", help="validate files and print their statistics")
-    check.add_argument("--response-jsonl", required=True)
-    check.add_argument("--source-info-jsonl", required=True)
+    check.add_argument("--response-jsonl", help="RAGTruth-format answers (with --source-info-jsonl)")
+    check.add_argument("--source-info-jsonl")
+    check.add_argument("--plain", metavar="FILE", help="a plain JSONL/CSV file of {context, question, answer}")
     check.set_defaults(func=_data_check)
     audit = data_sub.add_parser("audit", help="generate the seeded audit corpus")
     audit.add_argument("--seed", type=SEED, default=17)
@@ -157,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--readme", help="rewrite this README's generated results block (make: README.md)")
     report.add_argument("--only", action="append", choices=["tables", "figures", "paper"],
                         help="build only this step (repeatable)")
+    report.add_argument("--benchmark", action="append", metavar="RUN_DIR",
+                        help="instead: the benchmark tables (beside published rows) and figures of this "
+                             "run (ragtruth_qa, summedits, cliff, halueval, transfer; others get a generic "
+                             "table); repeatable")
     report.set_defaults(func=_report)
     return parser
 

@@ -270,6 +270,9 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
         if e.leave_subset_out and not (e.per_subset and e.test == [e.fit] and e.calibrate == "test"):
             raise ConfigError(f"{sec} leave_subset_out: needs per_subset = true, test = [fit] and "
                               "calibrate = 'test' (thresholds from the held-out subset's calibration split)")
+        if e.fit_split == "test" and e.fit in e.test and not e.leave_subset_out:
+            raise ConfigError(f"{sec} fit_split: fitting on the test split of {e.fit!r} and scoring that "
+                              "same split would leak; score other corpora, or use leave_subset_out")
         used = [e.fit] + (e.test if e.calibrate == "test" else [])
         for name in used:
             if config.corpora[name].test_only:

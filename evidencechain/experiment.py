@@ -121,6 +121,10 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
     span_labels = "word" not in skipped
     test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids), name=f"{unit.test}:test")
     results = detection_metrics(scored, names, model.thresholds)
+    for level in skipped:
+        results.pop(f"metrics_{level}", None)
+    by_task = results["metrics_by_task"]
+    results["metrics_by_task"] = by_task[~by_task["level"].isin(list(skipped))].reset_index(drop=True)
     if span_labels and len(scored.tokens):
         results["metrics_span"] = span_table(scored, test_corpus, names)
         results["coverage_bins"] = coverage_bins(scored, config.evaluation.coverage_bins)
@@ -160,6 +164,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
         "components": components(config, model),
         "corpora": {name: {"responses": len(c.corpus.responses), "sources": len(c.corpus.sources),
                            "filtered": c.corpus.filtered, "span_labels": c.corpus.span_labels,
+                           "empty_answers_kept": c.corpus.empty_answers,
                            "subsets": [s for s in c.corpus.subsets if s], "splits": c.counts()}
                     for name, c in corpora.items()},
         "units": [{**u.row(), "fit_answers": len(u.fit_ids), "calibration_answers": len(u.calibration_ids),

@@ -108,8 +108,8 @@ def _refuse_protected(shown: str | Path, final: Path, inputs: Iterable[str | Pat
     named = {Path.cwd().resolve(): "the current directory", _home(): "your home directory"}
     for place, what in named.items():
         if real == place or real in place.parents:
-            raise OutputError(f"refusing to write output to {shown}: it is {what}"
-                              + ("" if real == place else f" or contains it ({place})"))
+            relation = f"it is {what}" if real == place else f"it contains {what} ({place})"
+            raise OutputError(f"refusing to write output to {shown}: {relation}")
     if real == Path(real.anchor):
         raise OutputError(f"refusing to write output to {shown}: it is the filesystem root")
     for item in inputs:

@@ -21,7 +21,7 @@ from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
 from .data.ragtruth import MAX_RESPONSE_CHARS
 from .data.records import Corpus, Response, Source, did_you_mean
-from .detectors import DETECTORS, Detector, choose_threshold, make_detector
+from .detectors import DETECTORS, THRESHOLD_RULES, Detector, choose_threshold, make_detector
 from .errors import ConfigError, InputError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
 from .features.table import STATUS_SCORED
@@ -76,6 +76,8 @@ class Prediction:
     spans: list[SpanPrediction]
     status: str = STATUS_SCORED
     """'scored', or why there was nothing to score (an empty answer: risk 0, not hallucinated)."""
+    note: str = ""
+    """Why `spans` is empty although the answer was scored, when there is a reason to say."""
 
 
 class EvidenceChain:
@@ -87,7 +89,7 @@ class EvidenceChain:
                  cache: ParseCache | None = None, threshold_metric: str = "f1"):
         self.detector_names = _detector_names(detectors)
         _check_settings(self.detector_names, primary, features, random_state, response_aggregation,
-                        detector_params)
+                        detector_params, threshold_metric)
         self.primary = primary
         self.features = features or FeatureConfig()
         self.random_state = random_state
@@ -152,13 +154,14 @@ class EvidenceChain:
         if self.response_aggregation != "auto":
             return {n: self.response_aggregation for n in self.detector_names}
         sentences = calibration.sentences
-        labels = sentences.groupby("response_id", sort=False)["response_label"].first()
+        labels = (calibration.responses.set_index("response_id")["label"] if calibration.responses is not None
+                  else sentences.groupby("response_id", sort=False)["response_label"].first())
         chosen = {}
         for name, det in self.detectors.items():
             risk = det.score_sentences(sentences)
             best, best_auc = AGGREGATIONS[0], -1.0
             for how in AGGREGATIONS:
-                agg = response_risk(sentences, risk, how).reindex(labels.index)
+                agg = response_risk(sentences, risk, how).reindex(labels.index).fillna(0.0)
                 auc = binary_metrics(labels.to_numpy(), agg.to_numpy(), 0.5)["roc_auc"]
                 if not np.isnan(auc) and auc > best_auc + 1e-12:
                     best, best_auc = how, auc
@@ -238,8 +241,11 @@ class EvidenceChain:
                                                t[f"risk_{name}"].to_numpy()):
                 spans.append(SpanPrediction(a, b, response[a:b], score))
         row = scored.responses.iloc[0]
+        note = "" if "word" in self.thresholds[name] else (
+            "no word-level threshold: this model was calibrated on response-level labels only, "
+            "so it gives sentence and response verdicts but no spans")
         return Prediction(name, float(row[f"risk_{name}"]), bool(row[f"pred_{name}"]), sentences, spans,
-                          row["status"])
+                          row["status"], note)
 
     def _predict_detector(self, detector: str | None) -> str:
         name = self.primary if detector is None else detector
@@ -259,7 +265,7 @@ class EvidenceChain:
                           for n, d in self.detectors.items()},
             "primary": self.primary,
             "thresholds": self.thresholds,
-            "threshold_rule": "max F1 on the calibration subset; positive when risk >= threshold",
+            "threshold_rule": f"max {self.threshold_metric} on the calibration subset; positive when risk >= threshold",
             "response_aggregation": self.response_aggregation,
             "aggregations": self.aggregations,
             "threshold_metric": self.threshold_metric,
@@ -395,7 +401,7 @@ def _detector_names(detectors) -> tuple[str, ...]:
 
 
 def _check_settings(names: tuple[str, ...], primary, features, random_state, aggregation,
-                    params) -> None:
+                    params, threshold_metric="f1") -> None:
     if primary not in names:
         raise ConfigError(f"primary detector {primary!r} is not among the detectors {names}"
                           f"{did_you_mean(primary, names)}; pass primary= one of them")
@@ -407,6 +413,10 @@ def _check_settings(names: tuple[str, ...], primary, features, random_state, agg
         raise ConfigError(f"unknown response_aggregation {aggregation!r}"
                           f"{did_you_mean(aggregation, RESPONSE_AGGREGATIONS)}; "
                           f"expected one of {RESPONSE_AGGREGATIONS}")
+    if threshold_metric not in THRESHOLD_RULES:
+        raise ConfigError(f"unknown threshold_metric {threshold_metric!r}"
+                          f"{did_you_mean(threshold_metric, tuple(THRESHOLD_RULES))}; "
+                          f"expected one of {tuple(THRESHOLD_RULES)}")
     if params is not None and not isinstance(params, dict):
         raise ConfigError(f"detector_params must be a dict of detector name to dict, got {params!r}")
     for name, value in (params or {}).items():

@@ -30,7 +30,7 @@ from .evaluate import level_frames, span_table
 from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.retrieval import tfidf_columns
-from .io import stable_hash, staged_directory, write_csv
+from .io import check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .shift import feature_shift
@@ -82,7 +82,7 @@ def plan_units(config: ExperimentConfig, corpora: dict[str, SplitCorpus]) -> lis
         fit = corpora[spec.fit]
         for name in spec.test:
             test = corpora[name]
-            for subset in (test.corpus.subsets if spec.per_subset else [None]):
+            for subset in (_subset_order(test, config.corpora[name].subsets) if spec.per_subset else [None]):
                 own = spec.per_subset and spec.fit == name
                 if spec.leave_subset_out:
                     fit_ids = fit.ids(exclude_subset=subset)
@@ -97,10 +97,18 @@ def plan_units(config: ExperimentConfig, corpora: dict[str, SplitCorpus]) -> lis
                     if not ids:
                         raise InputError(f"{config.path}: evaluation {unit.label}: the {part} split is empty "
                                          f"(corpus splits: {fit.name} {fit.counts()}, {test.name} {test.counts()})")
-                if set(unit.test_ids) & (set(unit.fit_ids) | set(unit.calibration_ids)):
+                seen = (set(unit.fit_ids) if unit.fit == name else set()) | \
+                    (set(unit.calibration_ids) if unit.calibration == name else set())
+                if seen & set(unit.test_ids):
                     raise InputError(f"evaluation {unit.label}: test answers overlap the fit or calibration answers")
                 units.append(unit)
     return units
+
+
+def _subset_order(corpus: SplitCorpus, configured: list[str]) -> list[str]:
+    """The corpus's subsets in the order the config names them (others after, sorted)."""
+    present = corpus.corpus.subsets
+    return [s for s in configured if s in present] + [s for s in present if s not in configured]
 
 
 def slice_tables(tables: FeatureTables, ids: list[str]) -> FeatureTables:
@@ -117,8 +125,8 @@ def slice_tables(tables: FeatureTables, ids: list[str]) -> FeatureTables:
 class TableStore:
     """Feature tables computed once per corpus; TF-IDF columns follow the fitted vocabulary."""
 
-    def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool):
-        self.features, self.cache, self.progress = replace(config.features), cache, progress
+    def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool, watch: Stopwatch):
+        self.features, self.cache, self.progress, self.watch = replace(config.features), cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
 
@@ -126,19 +134,23 @@ class TableStore:
         key = (corpus.name, stable_hash("\n".join(ids)))
         if key not in self.extractors:
             part = corpus.corpus.subset(response_ids=set(ids), name=f"{corpus.name}:fit")
-            self.extractors[key] = FeatureExtractor(self.features, cache=self.cache).fit(part, self.progress)
+            with self.watch("features"):
+                self.extractors[key] = FeatureExtractor(self.features, cache=self.cache).fit(part, self.progress)
         return self.extractors[key]
 
     def tables(self, corpus: SplitCorpus, ids: list[str], extractor: FeatureExtractor) -> FeatureTables:
         if corpus.name not in self.base:
-            extractor.preparse(corpus.corpus, progress=self.progress)
-            self.base[corpus.name] = (extractor, extractor.transform(
-                corpus.corpus, self.progress, with_tokens=corpus.corpus.span_labels))
+            with self.watch("parse"):
+                extractor.preparse(corpus.corpus, progress=self.progress)
+            with self.watch("features"):
+                self.base[corpus.name] = (extractor, extractor.transform(
+                    corpus.corpus, self.progress, with_tokens=corpus.corpus.span_labels))
         made_by, tables = self.base[corpus.name]
-        part = slice_tables(tables, ids)
-        if made_by is not extractor:
-            part.sentences["tfidf_max"], part.sentences["tfidf_chunk"] = tfidf_columns(
-                extractor.vectorizer, part.sentences, part.indices)
+        with self.watch("features"):
+            part = slice_tables(tables, ids)
+            if made_by is not extractor:
+                part.sentences["tfidf_max"], part.sentences["tfidf_chunk"] = tfidf_columns(
+                    extractor.vectorizer, part.sentences, part.indices)
         return part
 
 
@@ -171,8 +183,10 @@ def _flagged(scores, threshold: float) -> float:
     return float((s >= threshold).mean()) if len(s) else float("nan")
 
 
-def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_corpus) -> list[dict]:
-    """Long-format rows: every level with labels on both the calibration and test side."""
+def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_corpus,
+                 skipped: dict[str, str] | None = None) -> list[dict]:
+    """Long-format rows: every level with labels on both the calibration and test side
+    (none for the `skipped` levels: their sentence labels are only the answer's label repeated)."""
     rows = []
     if "word" in model.thresholds[model.primary] and len(scored.tokens):
         span = span_table(scored, test_corpus, list(model.detector_names))
@@ -183,7 +197,7 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
     cal_frames, test_frames = level_frames(calibration), level_frames(scored)
     for level, frame in test_frames.items():
         cal = cal_frames.get(level)
-        if cal is None:
+        if cal is None or level in (skipped or {}):
             continue
         for name in model.detector_names:
             cut = model.thresholds[name].get(level)
@@ -254,6 +268,8 @@ def skipped_levels(unit: Unit, corpora: dict[str, SplitCorpus]) -> dict[str, str
 def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: bool = True) -> Path:
     """Run every evaluation of `config`; write all results under `out_dir` (default: config)."""
     out = Path(out_dir or config.output_dir)
+    inputs = (config.path, *config.input_paths, config.cache_dir)
+    check_output_dir(out, inputs)
     watch = Stopwatch()
     started = time.time()
     cache = ParseCache(Path(config.cache_dir) / "parse.sqlite") if config.cache_dir else None
@@ -264,17 +280,16 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
                 raise InputError(f"corpus {c.name!r} has no gold labels: nothing to evaluate "
                                  "(score unlabelled answers with `evidencechain detect`)")
         units = plan_units(config, corpora)
-    store = TableStore(config, cache, progress)
+    store = TableStore(config, cache, progress, watch)
     family = _provenance_family(config, cache, progress)
     fitted: dict[tuple, dict] = {}
     long_rows, unit_rows, shifts, grid, comps, scores, details = [], [], [], [], [], [], None
     for k, unit in enumerate(tqdm(units, desc="evaluations", disable=not progress or len(units) < 2, unit="unit")):
         log.info("unit %s", unit.label)
-        with watch("features"):
-            extractor = store.extractor(corpora[unit.fit], unit.fit_ids)
-            train = store.tables(corpora[unit.fit], unit.fit_ids, extractor)
-            calibration = store.tables(corpora[unit.calibration], unit.calibration_ids, extractor)
-            test = store.tables(corpora[unit.test], unit.test_ids, extractor)
+        extractor = store.extractor(corpora[unit.fit], unit.fit_ids)
+        train = store.tables(corpora[unit.fit], unit.fit_ids, extractor)
+        calibration = store.tables(corpora[unit.calibration], unit.calibration_ids, extractor)
+        test = store.tables(corpora[unit.test], unit.test_ids, extractor)
         params = detector_params(config, unit)
         model = EvidenceChain(tuple(config.detectors.names), config.detectors.primary, replace(config.features),
                               config.seed, config.detectors.response_aggregation, params, cache,
@@ -291,7 +306,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
             scored = model.score_tables(test)  # the test split is scored exactly once
             cal_scored = model._score_tables(calibration, with_predictions=False)
         test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids))
-        long_rows += unit_metrics(unit, model, cal_scored, scored, test_corpus)
+        with watch("evaluate"):
+            long_rows += unit_metrics(unit, model, cal_scored, scored, test_corpus, skipped)
         labels_cal = cal_scored.responses.set_index("response_id")["label"]
         labels_test = scored.responses.set_index("response_id")["label"]
         results = []
@@ -317,7 +333,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         if k == 0:
             details = (unit, model, train, calibration, test, scored)
     long = pd.DataFrame(long_rows, columns=LONG_COLUMNS)
-    with staged_directory(out) as stage:
+    with staged_directory(out, inputs=inputs, command="evidencechain run") as stage:
         write_csv(long, stage / "metrics.csv")
         write_csv(pd.DataFrame(unit_rows), stage / "units.csv")
         write_csv(pd.DataFrame(shifts, columns=[*UNIT_COLUMNS, "feature", "kind", "detail", "share"]),
@@ -326,7 +342,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         if family is not None:
             write_csv(pd.DataFrame(grid).reindex(columns=GRID_COLUMNS), stage / "provenance_grid.csv")
             write_csv(pd.DataFrame(comps).drop_duplicates(ignore_index=True), stage / "provenance_components.csv")
-        write_details(stage, config, corpora, units, details, long, watch, started, skipped_levels)
+        with watch("evaluate"):
+            write_details(stage, config, corpora, units, details, long, watch, started, skipped_levels)
     _report_shift(shifts)
     if cache is not None:
         cache.close()

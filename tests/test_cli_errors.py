@@ -123,6 +123,11 @@ def test_run_replaces_its_own_earlier_output(tmp_path):
                      "--source-info-jsonl", str(tmp_path / "data" / "source_info.jsonl"), "-q"])
     assert code == 0
     assert not (out / "old.csv").exists() and (out / "run.json").is_file() and (out / MARKER).is_file()
+    model = next(out.rglob("model.pkl")).parent
+    data = (tmp_path / "data" / "response.jsonl", tmp_path / "data" / "source_info.jsonl")
+    for _ in range(2):  # the second detect replaces its own earlier output
+        assert cli.main(_detect(model, tmp_path / "scores", data)) == 0
+    assert (tmp_path / "scores" / "responses.csv").is_file()
 
 
 # ---------------------------------------------------------------- detect
@@ -289,9 +294,11 @@ def test_ctrl_c_exits_130_with_one_line(capsys, monkeypatch):
     assert cli.main(["report"]) == 130
 
 
-def test_ctrl_c_during_start_up_and_generation(tmp_path):
+def test_ctrl_c_while_generating_leaves_nothing_behind(tmp_path):
     child = _subprocess(["data", "audit", "--out", str(tmp_path / "audit")], tmp_path)
-    time.sleep(0.5)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".audit.partial-*")) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)
     assert child.returncode == 130, err

@@ -9,14 +9,15 @@ import pandas as pd
 import pytest
 
 from evidencechain import cli
-from evidencechain.config import load_config
+from evidencechain.config import apply_overrides, load_config, revalidate
 from evidencechain.data.audit import write_audit_corpus
 from evidencechain.data.ragtruth import load_ragtruth
 from evidencechain.data.records import Source
 from evidencechain.data.splits import split_corpus
-from evidencechain.experiment import run_experiment
+from evidencechain.errors import ConfigError
 from evidencechain.features import FeatureExtractor
 from evidencechain.model import EvidenceChain
+from evidencechain.runner import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_CSVS = {
@@ -26,14 +27,11 @@ EXPECTED_CSVS = {
 }
 
 
-def _config(corpus_dir: Path, tmp: Path, **data):
+def _config(corpus_dir: Path, tmp: Path, **overrides):
     config = load_config(ROOT / "experiments" / "audit.toml")
-    config.data.response_jsonl = str(corpus_dir / "response.jsonl")
-    config.data.source_info_jsonl = str(corpus_dir / "source_info.jsonl")
     config.cache_dir = str(tmp / "cache")
-    for key, value in data.items():
-        setattr(config.data, key, value)
-    return config
+    return apply_overrides(config, response_jsonl=str(corpus_dir / "response.jsonl"),
+                           source_info_jsonl=str(corpus_dir / "source_info.jsonl"), **overrides)
 
 
 @pytest.fixture(scope="session")
@@ -47,22 +45,28 @@ def audit_dir(tmp_path_factory) -> Path:
 def spied_run(audit_dir, tmp_path_factory):
     """One full run with spies on everything that learns from data."""
     tmp = tmp_path_factory.mktemp("run1")
-    seen = {"extractor_fit": [], "fit_tables": []}
-    original_fit, original_fit_tables = FeatureExtractor.fit, EvidenceChain.fit_tables
+    seen = {"extractor_fit": [], "fit_detectors": [], "calibrate": []}
+    original_fit, original_fit_detectors = FeatureExtractor.fit, EvidenceChain.fit_detectors
+    original_calibrate = EvidenceChain.calibrate
 
     def fit(self, corpus, progress=True):
         seen["extractor_fit"].append({r.source_id for r in corpus.responses})
         return original_fit(self, corpus, progress)
 
-    def fit_tables(self, train, calibration, span_labels=True):
-        seen["fit_tables"].append((set(train.sentences.source_id), set(calibration.sentences.source_id)))
-        return original_fit_tables(self, train, calibration, span_labels)
+    def fit_detectors(self, train):
+        seen["fit_detectors"].append(set(train.sentences.source_id))
+        return original_fit_detectors(self, train)
+
+    def calibrate(self, calibration, span_labels=True):
+        seen["calibrate"].append(set(calibration.sentences.source_id))
+        return original_calibrate(self, calibration, span_labels)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(FeatureExtractor, "fit", fit)
-    mp.setattr(EvidenceChain, "fit_tables", fit_tables)
+    mp.setattr(EvidenceChain, "fit_detectors", fit_detectors)
+    mp.setattr(EvidenceChain, "calibrate", calibrate)
     try:
-        out = run_experiment(_config(audit_dir, tmp), tmp / "out", progress=False)
+        out = run(_config(audit_dir, tmp), tmp / "out", progress=False)
     finally:
         mp.undo()
     return out, seen
@@ -73,7 +77,8 @@ def test_run_writes_every_output(spied_run):
     names = {p.stem for p in out.glob("*.csv")}
     assert EXPECTED_CSVS <= names
     run = json.loads((out / "run.json").read_text())
-    assert run["seed"] == 17 and run["splits"] == {"train": 78, "calibration": 20, "test": 42}
+    assert run["seed"] == 17 and run["corpora"]["audit"]["splits"] == {"train": 468, "calibration": 120,
+                                                                      "test": 252}
     assert run["inputs"] and all(len(h) == 64 for h in run["inputs"].values())
     assert "spacy_pipeline" in run["components"] and "embedding_model" in run["components"]
     assert (out / "model" / "model.pkl").exists()
@@ -96,37 +101,136 @@ def test_no_leakage_between_splits(spied_run, audit_dir):
     assert not (train & calibration) and not (train & test) and not (calibration & test)
     for fitted in seen["extractor_fit"]:
         assert fitted == train  # TF-IDF vocabulary: training text only
-    assert seen["fit_tables"]
-    for fit_ids, calibration_ids in seen["fit_tables"]:
+    assert seen["fit_detectors"] and seen["calibrate"]
+    for fit_ids in seen["fit_detectors"]:
         assert fit_ids == train
+    for calibration_ids in seen["calibrate"]:
         assert calibration_ids == calibration  # thresholds: calibration subset only
 
 
 def test_two_runs_give_byte_identical_csvs(spied_run, audit_dir, tmp_path):
     first, _ = spied_run
-    second = run_experiment(_config(audit_dir, tmp_path), tmp_path / "out", progress=False)
+    second = run(_config(audit_dir, tmp_path), tmp_path / "out", progress=False)
     csvs = sorted(p.name for p in first.glob("*.csv"))
     assert csvs == sorted(p.name for p in second.glob("*.csv"))
     for name in csvs:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
 
-def test_cross_corpus_fit_on_one_evaluate_on_another(audit_dir, tmp_path):
+def _other_corpus(tmp_path: Path, temperature: float | None = None, model: str | None = None) -> Path:
     other = tmp_path / "other"
     write_audit_corpus(other, seed=18)
-    config = _config(audit_dir, tmp_path, test_response_jsonl=str(other / "response.jsonl"),
+    if temperature is not None or model is not None:
+        lines = []
+        for line in (other / "response.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            row["temperature"] = row["temperature"] if temperature is None else temperature
+            row["model"] = row["model"] if model is None else model
+            lines.append(json.dumps(row))
+        (other / "response.jsonl").write_text("\n".join(lines) + "\n")
+    return other
+
+
+@pytest.fixture(scope="session")
+def blank_cache(tmp_path_factory) -> Path:
+    """One parse cache for the cross-corpus tests (blank pipeline: fast, rule-based entities)."""
+    return tmp_path_factory.mktemp("blank_cache")
+
+
+def _cross_config(audit_dir: Path, other: Path, cache: Path):
+    config = _config(audit_dir, cache, test_response_jsonl=str(other / "response.jsonl"),
                      test_source_info_jsonl=str(other / "source_info.jsonl"))
+    config.features.pipeline = "blank"
     config.evaluation.ablation = False
     config.detectors.names = ["Lexical", "EvidenceChain_LR"]
     config.detectors.primary = "EvidenceChain_LR"
-    out = run_experiment(config, tmp_path / "out", progress=False)
-    run = json.loads((out / "run.json").read_text())
-    assert str(other / "response.jsonl") in run["inputs"]
+    return revalidate(config)
+
+
+def test_cross_corpus_fit_on_one_evaluate_on_another(audit_dir, tmp_path, blank_cache):
+    other = _other_corpus(tmp_path)
+    out = run(_cross_config(audit_dir, other, blank_cache), tmp_path / "out", progress=False)
+    run_json = json.loads((out / "run.json").read_text())
+    assert str(other / "response.jsonl") in run_json["inputs"]
     scored = pd.read_csv(out / "responses.csv")
-    evaluated = set(scored.source_id)
     corpus = load_ragtruth(other / "response.jsonl", other / "source_info.jsonl")
-    assert evaluated == {r.source_id for r in corpus.responses if r.split == "test"}
+    assert set(scored.response_id) == {r.id for r in corpus.responses}  # every answer of a test-only corpus
     assert pd.read_csv(out / "metrics_sentence.csv").roc_auc.min() > 0.6
+    # each dataset table names the corpus it describes (not the fit corpus's statistics as the test's)
+    split = pd.read_csv(out / "split_summary.csv").set_index("split")
+    assert split.loc["train", "corpus"] == "audit" and split.loc["test", "corpus"] == "test"
+    assert split.loc["test", "responses"] == len(corpus.responses)
+    assert set(pd.read_csv(out / "task_rates.csv")["corpus"]) == {"test"}
+    assert set(pd.read_csv(out / "generator_rates.csv")["corpus"]) == {"test"}
+    assert run_json["test_corpus"] == "test" and run_json["details_unit"] == "audit -> test"
+
+
+def test_cross_corpus_units_drop_metadata_and_report_shift(audit_dir, tmp_path, blank_cache):
+    """A temperature of 0.0 against a training mean of 0.85 and an unseen generator label used to
+    push EvidenceChain_LR silently; metadata is now off across corpora and any shift is reported."""
+    other = _other_corpus(tmp_path, temperature=0.0, model="unseen-generator")
+    out = run(_cross_config(audit_dir, other, blank_cache), tmp_path / "out", progress=False)
+    units = pd.read_csv(out / "units.csv")
+    assert not units["metadata_features"].any()
+    model = json.loads((out / "model" / "model.json").read_text())
+    assert "temperature" not in model["detectors"]["EvidenceChain_LR"]["features"]
+    config = _cross_config(audit_dir, other, blank_cache)
+    config.evaluation.cross_corpus_metadata = True
+    out = run(revalidate(config), tmp_path / "kept", progress=False)
+    shift = pd.read_csv(out / "feature_shift.csv").set_index("feature")
+    assert shift.loc["temperature", "share"] == 1.0
+    assert shift.loc["model", "share"] == 1.0 and "unseen-generator" in shift.loc["model", "detail"]
+    assert any("temperature" in line for line in json.loads((out / "run.json").read_text())
+               ["feature_shift"]["audit -> test"])
+
+
+def test_flagged_share_is_reported_beside_every_threshold(spied_run):
+    out, _ = spied_run
+    metrics = pd.read_csv(out / "metrics.csv")
+    detectors = metrics[metrics["family"].isin(["supervised", "unsupervised"]) & (metrics["level"] != "span")]
+    assert len(detectors) == 6 * 3
+    assert detectors["flagged_share"].between(0, 1).all()
+    assert detectors["flagged_share_calibration"].between(0, 1).all()
+
+
+def test_configuration_errors_come_before_any_work(tmp_path):
+    base = (ROOT / "experiments" / "audit.toml").read_text()
+    cases = {
+        'response_aggregation = "max"': ('response_aggregation = "median"', "did you mean"),
+        "seed = 17": ('seed = "17"', "expected int"),
+        "bm25_k1 = 1.5": ('bm25_k1 = "1.5"', "bm25_k1"),
+        "ablation = true": ('ablation = "no"', "expected bool"),
+        "n_estimators = 300": ("n_estimatorz = 300", "did you mean 'n_estimators'"),
+        '"EvidenceChain_RF"]': ('"EvidenceChain_RX"]', "did you mean 'EvidenceChain_RF'"),
+    }
+    for old, (new, message) in cases.items():
+        path = tmp_path / "bad.toml"
+        path.write_text(base.replace(old, new, 1))
+        with pytest.raises(ConfigError, match=message) as info:
+            load_config(path)
+        assert str(path) in str(info.value)
+    with pytest.raises(ConfigError, match="response_aggregation"):
+        EvidenceChain(response_aggregation="median")
+
+
+def test_auto_aggregation_is_part_of_the_model(spied_run, audit_dir):
+    corpus = load_ragtruth(audit_dir / "response.jsonl", audit_dir / "source_info.jsonl")
+    parts = split_corpus(corpus, 0.2, 17)
+    model = EvidenceChain(("Lexical", "EvidenceChain_LR"), "EvidenceChain_LR", response_aggregation="auto")
+    model.fit(parts["train"], parts["calibration"], progress=False)
+    assert set(model.aggregations) == {"Lexical", "EvidenceChain_LR"}
+    assert set(model.aggregations.values()) <= {"max", "mean", "noisy_or"}
+    scored = model.score(parts["test"], progress=False)
+    assert scored.responses["risk_Lexical"].between(0, 1).all()
+
+
+def test_test_files_replace_the_scored_corpus_of_any_config(tmp_path):
+    config = load_config(ROOT / "experiments" / "halueval.toml")
+    fixture = ROOT / "tests" / "fixtures" / "ragtruth" / "valid"
+    config = apply_overrides(config, test_response_jsonl=str(fixture / "response.jsonl"),
+                             test_source_info_jsonl=str(fixture / "source_info.jsonl"))
+    assert all(e.test == ["test"] for e in config.evaluations)
+    assert config.corpora["test"].test_only
 
 
 def test_detect_scores_new_files_with_a_saved_model(spied_run, ragtruth_paths, tmp_path, capsys):
@@ -149,7 +253,7 @@ def test_model_with_a_different_feature_set_is_refused(spied_run, tmp_path):
     meta = json.loads((copy / "model.json").read_text())
     meta["detectors"]["EvidenceChain_RF"]["features"] = ["coverage"]
     (copy / "model.json").write_text(json.dumps(meta))
-    with pytest.raises(ValueError, match="refit"):
+    with pytest.raises(Exception, match="refit"):
         EvidenceChain.load(copy)
     meta["feature_schema"] = 999
     (copy / "model.json").write_text(json.dumps(meta))

@@ -9,14 +9,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evidencechain.config import ExperimentConfig
+from evidencechain.config import config_from_dict
 from evidencechain.data.halueval import SUBSETS, halueval_available, load_halueval_corpus
+from evidencechain.data.load import load_split_corpus
 from evidencechain.data.ragtruth import DataValidationError
 from evidencechain.data.splits import assign_splits
+from evidencechain.report.benchmarks import benchmark_figures, benchmark_tables
+from evidencechain.report.render import write_table
+from evidencechain.report.runs import load_run
+from evidencechain.runner import run
 from evidencechain.text.chunks import build_evidence
 
 FIXTURE = Path(__file__).parent / "fixtures" / "halueval"
-REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "halueval"
+RAGTRUTH_VALID = Path(__file__).parent / "fixtures" / "ragtruth" / "valid"
+ROOT = Path(__file__).resolve().parents[1]
+PAPER, FIGURES = ROOT / "paper", ROOT / "figures"
+REAL = ROOT / ".." / "shared" / "data" / "halueval"
 _skip_real = pytest.mark.skipif(
     not halueval_available(REAL),
     reason=f"HaluEval data not found at {REAL.resolve()} (needs {{qa,dialogue,summarization}}_data.jsonl.gz)")
@@ -175,72 +183,139 @@ def test_missing_file_and_bad_arguments(tmp_path):
 # -- the experiment end to end on the fixture ------------------------------------------------------
 
 
-def _fixture_config(tmp_path: Path, data_dir: Path, **provenance) -> ExperimentConfig:
-    config = ExperimentConfig(name="halueval-fixture", output_dir=str(tmp_path / "out"),
-                              cache_dir=str(tmp_path / "cache"))
-    config.data.format = "halueval"
-    config.data.halueval_dir = str(data_dir)
-    config.data.response_jsonl = str(tmp_path / "no-audit" / "response.jsonl")
-    config.data.source_info_jsonl = str(tmp_path / "no-audit" / "source_info.jsonl")
-    config.features.pipeline = "blank"
-    config.features.response_features = True
-    config.detectors.response_aggregation = "auto"
-    config.detectors.params = {
-        "EvidenceChain_RF": {"n_estimators": 20, "max_depth": 4},
-        "Provenance": {"relevance": ["bm25", "tfidf", "cross-encoder"], **provenance},
+def _fixture_raw(tmp_path: Path, data_dir: Path, subsets: list[str] | None = None, **provenance) -> dict:
+    """A HaluEval run on `data_dir`: per subset, fit on its train split, calibrate, score its test split."""
+    return {
+        "name": "halueval", "seed": 17,
+        "output_dir": str(tmp_path / "out"), "cache_dir": str(tmp_path / "cache"),
+        "corpora": {"halueval": {"format": "halueval", "path": str(data_dir), "subsets": subsets or list(SUBSETS)}},
+        "evaluations": [{"fit": "halueval", "test": ["halueval"], "per_subset": True}],
+        "features": {"pipeline": "blank", "response_features": True},
+        "detectors": {
+            "names": ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF"],
+            "primary": "EvidenceChain_RF", "response_aggregation": "auto",
+            "response_methods": ["Provenance", "Length"],
+            "params": {"EvidenceChain_RF": {"n_estimators": 20, "max_depth": 4},
+                       "Provenance": {"relevance": ["bm25", "tfidf", "cross-encoder"], **provenance}},
+        },
     }
-    return config
 
 
-def test_experiment_on_fixture_writes_response_level_results_only(tmp_path):
-    from evidencechain.halueval_experiment import run_halueval
+def _fixture_config(tmp_path: Path, data_dir: Path, subsets: list[str] | None = None, **provenance):
+    return config_from_dict(_fixture_raw(tmp_path, data_dir, subsets, **provenance), "<halueval fixture>")
 
-    config = _fixture_config(tmp_path, FIXTURE, nli_model=str(tmp_path / "missing-nli"))
-    out = run_halueval(config, progress=False, tables_dir=tmp_path / "tables", figures_dir=tmp_path / "figs")
+
+def _listing(*dirs: Path) -> list[tuple[str, int, int]]:
+    """Every file under `dirs`: (path, size, mtime in ns)."""
+    return sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns)
+                  for d in dirs if d.is_dir() for p in d.rglob("*") if p.is_file())
+
+
+@pytest.fixture(scope="module")
+def fixture_run(tmp_path_factory):
+    """One run of every subset of the fixture (no transfer corpus); listings of paper/ and figures/
+    before and after it."""
+    tmp = tmp_path_factory.mktemp("halueval-run")
+    before = _listing(PAPER, FIGURES)
+    out = run(_fixture_config(tmp, FIXTURE, nli_model=str(tmp / "missing-nli")), progress=False)
+    return out, before, _listing(PAPER, FIGURES)
+
+
+def test_experiment_on_fixture_writes_response_level_results_only(fixture_run, tmp_path):
+    out = fixture_run[0]
     names = {p.name for p in out.iterdir()}
-    assert {"metrics_response.csv", "provenance_grid.csv", "provenance_components.csv", "published.csv",
-            "roc_points.csv", "scores_test.csv", "split_summary.csv", "run.json"} <= names
-    assert not any(n.startswith(("metrics_word", "metrics_span", "tokens")) for n in names)
-    metrics = pd.read_csv(out / "metrics_response.csv")
+    assert {"metrics.csv", "units.csv", "response_scores.csv", "provenance_grid.csv", "provenance_components.csv",
+            "feature_shift.csv", "split_summary.csv", "run.json"} <= names
+    assert not any(n.startswith(("metrics_word", "metrics_span", "tokens", "coverage_bins")) for n in names)
+    metrics = pd.read_csv(out / "metrics.csv", keep_default_na=False, na_values=[""])
+    assert set(metrics["level"]) == {"response"}  # HaluEval has response labels only
+    assert set(metrics["unit"]) == {f"halueval -> halueval[{s}]" for s in SUBSETS}
     assert set(metrics["subset"]) == set(SUBSETS)
-    assert {"Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
-            "Provenance (ours, best on calibration)", "Length only (diagnostic)"} <= set(metrics["method"])
+    methods = {"Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
+               "Provenance (ours, best on calibration)", "Length only (diagnostic)"}
+    for _, part in metrics.groupby("subset"):
+        assert methods <= set(part["method"])
     assert metrics["roc_auc"].between(0, 1).all()
-    run = json.loads((out / "run.json").read_text())
-    comps = pd.DataFrame(run["components"]["provenance"])
+    assert (metrics["n"] > 0).all()
+    run_meta = json.loads((out / "run.json").read_text())
+    assert sorted(u["unit"] for u in run_meta["units"]) == sorted(f"halueval -> halueval[{s}]" for s in SUBSETS)
+    assert run_meta["corpora"]["halueval"]["span_labels"] is False
+    for level in ("word", "span"):
+        assert "response-level labels only" in run_meta["skipped_metrics"][level]
+    comps = pd.read_csv(out / "provenance_components.csv", keep_default_na=False, na_values=[""])
     # absent models are reported as absent (with the reason), never replaced
     nli = comps[comps["component"] == "nli-cross-encoder"]
-    assert (nli["status"] == "absent").all() and nli["detail"].str.contains("missing-nli").all()
+    assert len(nli) and (nli["status"] == "absent").all() and nli["detail"].str.contains("missing-nli").all()
     rerank = comps[comps["component"] == "cross-encoder"]
-    assert (rerank["status"] == "absent").all() and rerank["detail"].str.contains("not configured").all()
-    assert run["transfer"] == "absent"
-    assert (comps[comps["kind"] == "transfer model"]["status"] == "absent").all()
+    assert len(rerank) and (rerank["status"] == "absent").all()
+    assert rerank["detail"].str.contains("not configured").all()
+    assert not (metrics["fit"] != "halueval").any()  # no transfer corpus: no transfer rows
     grid = pd.read_csv(out / "provenance_grid.csv", keep_default_na=False, na_values=[""])
     absent_rows = grid[grid["checker"] == "nli-cross-encoder"]
     assert len(absent_rows) and absent_rows["status"].str.startswith("absent").all()
     assert absent_rows["roc_auc"].isna().all()
     assert (grid[(grid["checker"] != "nli-cross-encoder") & (grid["relevance"] != "cross-encoder")]["status"]
             == "present").all()
+    # tables and figures come from the run directory, written wherever the caller says
+    result = load_run(out)
+    for table in benchmark_tables(result):
+        write_table(table, tmp_path / "tables")
     md = (tmp_path / "tables" / "halueval_comparison.md").read_text()
     assert "Provenance (published)" in md and "0.740" in md and "HALT-RAG (published)" in md
-    assert (tmp_path / "figs" / "halueval_roc.png").stat().st_size > 0
-    assert run["span_labels"] is False and "word- and span-level" in run["skipped_metrics"]
+    assert "Length only (diagnostic)" in md and "Provenance (ours, best on calibration)" in md
+    figures = benchmark_figures(result)
+    figures["halueval_roc"].savefig(tmp_path / "halueval_roc.png")
+    assert (tmp_path / "halueval_roc.png").stat().st_size > 0
+
+
+def test_run_writes_nothing_under_paper_or_figures(fixture_run):
+    out, before, after = fixture_run
+    assert (out / "metrics.csv").is_file()
+    assert after == before
+
+
+def test_transfer_evaluation_fitted_on_a_ragtruth_corpus(tmp_path):
+    raw = _fixture_raw(tmp_path, FIXTURE, ["qa", "dialogue"])
+    raw["corpora"]["audit"] = {"format": "ragtruth", "response_jsonl": str(RAGTRUTH_VALID / "response.jsonl"),
+                               "source_info_jsonl": str(RAGTRUTH_VALID / "source_info.jsonl")}
+    raw["evaluations"].append({"fit": "audit", "test": ["halueval"], "per_subset": True, "calibrate": "test",
+                               "response_methods": False})
+    raw["detectors"]["response_methods"] = ["Length"]
+    config = config_from_dict(raw, "<transfer fixture>")
+    audit = load_split_corpus(config.corpora["audit"], "audit", config.seed)
+    assert audit.counts()["train"] > 0  # calibration comes from each HaluEval subset (calibrate = "test")
+    out = run(config, progress=False)
+    metrics = pd.read_csv(out / "metrics.csv", keep_default_na=False, na_values=[""])
+    transfer = metrics[metrics["fit"] == "audit"]
+    assert set(transfer["unit"]) == {"audit -> halueval[qa]", "audit -> halueval[dialogue]"}
+    assert set(transfer["calibrated_on"]) == {"halueval"} and set(transfer["level"]) == {"response"}
+    # Provenance and Length are scored once, in the in-distribution evaluation
+    assert "Length only (diagnostic)" not in set(transfer["method"])
+    assert {"EvidenceChain_LR", "EvidenceChain_RF"} <= set(transfer["method"])
+    assert transfer["roc_auc"].between(0, 1).all()
+    units = pd.read_csv(out / "units.csv", keep_default_na=False, na_values=[""]).set_index("unit")
+    assert units.loc["audit -> halueval[qa]", "fit_answers"] == audit.counts()["train"]
+    assert units.loc["audit -> halueval[qa]", "calibrated_on"] == "halueval"
+    assert not units["metadata_features"].loc[["audit -> halueval[qa]", "audit -> halueval[dialogue]"]].any()
+    table = {t.name: t for t in benchmark_tables(load_run(out))}["halueval_comparison"]
+    assert "EvidenceChain_RF (fit on audit)" in set(table.frame["method"])
+    assert "Lexical (fit on audit)" not in set(table.frame["method"])  # unsupervised: same as in-distribution
 
 
 def test_experiment_csvs_are_byte_identical_across_runs(tmp_path):
-    from evidencechain.halueval_experiment import run_halueval
-
     outs = []
     for k in range(2):
-        config = _fixture_config(tmp_path, FIXTURE)
-        config.data.halueval_subsets = ["qa"]
-        outs.append(run_halueval(config, out_dir=tmp_path / f"run{k}", progress=False))
+        config = _fixture_config(tmp_path / f"cfg{k}", FIXTURE, ["qa"])
+        outs.append(run(config, out_dir=tmp_path / f"run{k}", progress=False))
+        for table in benchmark_tables(load_run(outs[-1])):
+            write_table(table, tmp_path / f"tables{k}")
     csvs = sorted(p.name for p in outs[0].glob("*.csv"))
-    assert csvs
+    assert {"metrics.csv", "response_scores.csv", "provenance_grid.csv"} <= set(csvs)
+    assert csvs == sorted(p.name for p in outs[1].glob("*.csv"))
     for name in csvs:
         assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
-    assert (outs[0] / "tables" / "halueval_comparison.md").read_bytes() == \
-        (outs[1] / "tables" / "halueval_comparison.md").read_bytes()
+    assert (tmp_path / "tables0" / "halueval_comparison.md").read_bytes() == \
+        (tmp_path / "tables1" / "halueval_comparison.md").read_bytes()
 
 
 def test_cli_dispatches_halueval(tmp_path):
@@ -250,18 +325,21 @@ def test_cli_dispatches_halueval(tmp_path):
 name = "halueval-cli"
 output_dir = "{tmp_path / 'out'}"
 cache_dir = "{tmp_path / 'cache'}"
-[data]
+[corpora.halueval]
 format = "halueval"
-halueval_dir = "{FIXTURE}"
-halueval_subsets = ["dialogue"]
-response_jsonl = "{tmp_path / 'none.jsonl'}"
-source_info_jsonl = "{tmp_path / 'none2.jsonl'}"
+path = "{FIXTURE}"
+subsets = ["dialogue"]
+[[evaluations]]
+fit = "halueval"
+test = ["halueval"]
+per_subset = true
 [features]
 pipeline = "blank"
 response_features = true
 [detectors]
 names = ["Lexical", "EvidenceChain_LR"]
 primary = "EvidenceChain_LR"
+response_methods = ["Provenance"]
 [detectors.params.Provenance]
 relevance = ["bm25"]
 checkers = ["nli-rules"]
@@ -269,9 +347,13 @@ checkers = ["nli-rules"]
     cfg = tmp_path / "h.toml"
     cfg.write_text(toml)
     assert main(["run", "--config", str(cfg), "-q", "--out", str(tmp_path / "cli")]) == 0
-    metrics = pd.read_csv(tmp_path / "cli" / "metrics_response.csv")
-    assert set(metrics["method"]) >= {"Lexical", "EvidenceChain_LR"}
-    assert (tmp_path / "cli" / "tables" / "halueval_comparison.md").is_file()
+    metrics = pd.read_csv(tmp_path / "cli" / "metrics.csv")
+    assert set(metrics["method"]) >= {"Lexical", "EvidenceChain_LR", "Provenance (ours, best on calibration)"}
+    assert set(metrics["unit"]) == {"halueval -> halueval[dialogue]"}
+    assert (tmp_path / "cli" / "provenance_grid.csv").is_file()
+    assert not (tmp_path / "out").exists()  # --out replaces the config's output_dir
+    assert "response-level labels only" in json.loads((tmp_path / "cli" / "run.json").read_text())[
+        "skipped_metrics"]["word"]
 
 
 # -- the real files (CI has them; skipped with a reason when absent) -------------------------------
@@ -295,12 +377,11 @@ def test_real_halueval_files_load_with_limit():
 
 @needs_real
 def test_real_halueval_quick_experiment(tmp_path):
-    from evidencechain.halueval_experiment import run_halueval
-
-    config = _fixture_config(tmp_path, REAL)
-    config.data.limit = 150
-    config.data.halueval_subsets = ["qa"]
-    out = run_halueval(config, progress=False)
-    metrics = pd.read_csv(out / "metrics_response.csv").set_index("method")
-    assert metrics.loc["EvidenceChain_RF", "n"] > 0
-    assert metrics.loc["EvidenceChain_RF", "roc_auc"] > 0.74  # above Provenance's published QA AUC
+    raw = _fixture_raw(tmp_path, REAL, ["qa"])
+    raw["corpora"]["halueval"]["limit"] = 150
+    out = run(config_from_dict(raw, "<real halueval, limit 150>"), progress=False)
+    metrics = pd.read_csv(out / "metrics.csv")
+    metrics = metrics[(metrics["level"] == "response") & (metrics["unit"] == "halueval -> halueval[qa]")]
+    rf = metrics.set_index("method").loc["EvidenceChain_RF"]
+    assert rf["n"] > 0
+    assert rf["roc_auc"] > 0.74  # above Provenance's published QA AUC

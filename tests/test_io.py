@@ -8,6 +8,7 @@ from evidencechain.io import atomic_write_text, stable_hash, staged_directory, w
 
 
 def test_staged_directory_replaces_only_on_success(tmp_path):
+    """Also the old call form: `staged_directory(final)` with no inputs."""
     final = tmp_path / "run"
     with staged_directory(final) as stage:
         (stage / "a.csv").write_text("first")
@@ -39,8 +40,8 @@ def test_config_errors_name_the_file_and_section(tmp_path, capsys):
     from evidencechain.config import ConfigError, load_config
 
     bad = tmp_path / "bad.toml"
-    bad.write_text('name = "x"\n[data]\nresponse_json = "typo.jsonl"\n')
-    with pytest.raises(ConfigError, match=r"bad.toml \[data\]: unknown key\(s\) \['response_json'\]"):
+    bad.write_text('name = "x"\n[corpora.main]\nresponse_json = "typo.jsonl"\n')
+    with pytest.raises(ConfigError, match=r"bad.toml \[corpora.main\]: unknown key 'response_json'"):
         load_config(bad)
     assert cli.main(["run", "--config", str(bad)]) == 2
     assert "unknown key" in capsys.readouterr().err

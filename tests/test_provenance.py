@@ -360,35 +360,37 @@ def test_absent_models_are_reported_by_the_experiment(tmp_path):
 
     import pandas as pd
 
-    from evidencechain.config import ExperimentConfig
-    from evidencechain.halueval_experiment import run_halueval
+    from evidencechain.config import config_from_dict
+    from evidencechain.runner import run
 
     fixture = Path(__file__).parent / "fixtures" / "halueval"
-    config = ExperimentConfig(name="absent", output_dir=str(tmp_path / "out"), cache_dir="")
-    config.data.format = "halueval"
-    config.data.halueval_dir = str(fixture)
-    config.data.halueval_subsets = ["qa"]
-    config.data.response_jsonl = str(tmp_path / "none.jsonl")
-    config.features.pipeline = "blank"
-    config.detectors.names = ["Lexical"]
-    config.detectors.primary = "Lexical"
-    config.detectors.params = {"Provenance": {
-        "relevance": ["bm25", "minilm", "cross-encoder"], "checkers": ["nli-cross-encoder", "nli-rules"],
-        "embedding_model": str(tmp_path / "no-minilm"), "reranker_model": str(tmp_path / "no-reranker"),
-        "nli_model": str(tmp_path / "no-nli")}}
-    out = run_halueval(config, progress=False)
+    config = config_from_dict({
+        "name": "absent", "output_dir": str(tmp_path / "out"), "cache_dir": "",
+        "corpora": {"halueval": {"format": "halueval", "path": str(fixture), "subsets": ["qa"]}},
+        "evaluations": [{"fit": "halueval", "test": ["halueval"], "per_subset": True}],
+        "features": {"pipeline": "blank"},
+        "detectors": {"names": ["Lexical"], "primary": "Lexical", "response_methods": ["Provenance"],
+                      "params": {"Provenance": {
+                          "relevance": ["bm25", "minilm", "cross-encoder"], "checkers": ["nli-cross-encoder", "nli-rules"],
+                          "embedding_model": str(tmp_path / "no-minilm"),
+                          "reranker_model": str(tmp_path / "no-reranker"), "nli_model": str(tmp_path / "no-nli")}}},
+    }, "<absent models>")
+    out = run(config, progress=False)
     comps = pd.read_csv(out / "provenance_components.csv").set_index("component")
     for name, where in (("minilm", "no-minilm"), ("cross-encoder", "no-reranker"),
                         ("nli-cross-encoder", "no-nli")):
         assert comps.loc[name, "status"] == "absent"
         assert where in comps.loc[name, "detail"]
-    run = json.loads((out / "run.json").read_text())
-    assert {c["component"]: c["status"] for c in run["components"]["provenance"]}["nli-cross-encoder"] == "absent"
+    assert comps.loc["Provenance (ours, best on calibration)", "status"] == "present"
+    assert comps.loc["Provenance (ours, best on calibration)", "detail"].startswith("Provenance[bm25|")
+    assert "response-level labels only" in json.loads((out / "run.json").read_text())["skipped_metrics"]["word"]
     grid = pd.read_csv(out / "provenance_grid.csv", keep_default_na=False, na_values=[""])
     present = grid[grid["status"] == "present"]
     assert set(present["relevance"]) == {"bm25"} and set(present["checker"]) == {"nli-rules"}
     assert grid[grid["relevance"] == "minilm"]["status"].str.contains("no-minilm").all()
     assert grid[grid["roc_auc"].isna()]["status"].str.startswith("absent").all()
+    metrics = pd.read_csv(out / "metrics.csv")
+    assert "Provenance (ours, best on calibration)" in set(metrics["method"])  # built from what is present
 
 
 # -- settings ----------------------------------------------------------------------------------------

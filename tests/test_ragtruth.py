@@ -11,7 +11,6 @@ Fixture layout (tests/fixtures/ragtruth/valid), 1-based line numbers:
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest

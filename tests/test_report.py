@@ -27,17 +27,17 @@ METHODS = ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "Evidenc
 @pytest.fixture(scope="session")
 def run_dir(tmp_path_factory) -> Path:
     """The audit experiment (seed 17) on a freshly generated audit corpus, ablation included."""
-    from evidencechain.config import load_config
+    from evidencechain.config import apply_overrides, load_config
     from evidencechain.data.audit import write_audit_corpus
-    from evidencechain.experiment import run_experiment
+    from evidencechain.runner import run
 
     tmp = tmp_path_factory.mktemp("report_run")
     write_audit_corpus(tmp / "data", seed=17)
     config = load_config(ROOT / "experiments" / "audit.toml")
-    config.data.response_jsonl = str(tmp / "data" / "response.jsonl")
-    config.data.source_info_jsonl = str(tmp / "data" / "source_info.jsonl")
     config.cache_dir = str(tmp / "cache")
-    return run_experiment(config, tmp / "run", progress=False)
+    config = apply_overrides(config, response_jsonl=str(tmp / "data" / "response.jsonl"),
+                             source_info_jsonl=str(tmp / "data" / "source_info.jsonl"))
+    return run(config, tmp / "run", progress=False)
 
 
 @pytest.fixture(scope="session")
@@ -63,12 +63,12 @@ def written(report, name: str) -> pd.DataFrame:
 # ---------------------------------------------------------------- tables
 
 EXPECTED_COLUMNS = {
-    "split_summary": ["split", "sources", "responses", "hallucinated_responses", "sentences", "tokens",
+    "split_summary": ["corpus", "split", "sources", "responses", "hallucinated_responses", "sentences", "tokens",
                       "hallucinated_tokens", "hallucinated_token_rate"],
     "schema": ["file", "field", "type", "use"],
-    "task_rates": ["task_type", "source", "sources", "responses", "hallucinated_responses",
+    "task_rates": ["corpus", "task_type", "source", "sources", "responses", "hallucinated_responses",
                    "hallucination_rate"],
-    "generator_rates": ["model", "responses", "hallucinated_responses", "mean_temperature",
+    "generator_rates": ["corpus", "model", "responses", "hallucinated_responses", "mean_temperature",
                         "hallucination_rate"],
     "word_level": ["method", "precision", "recall", "f1", "accuracy", "roc_auc", "pr_auc", "threshold",
                    "n", "positives"],
@@ -285,7 +285,7 @@ def test_halueval_section_included_when_present(run_dir, report, tmp_path):
 
 
 def test_report_cli_reports_a_missing_run(tmp_path, capsys):
-    assert main(["report", "--run", str(tmp_path / "missing"), "--only", "tables"]) == 1
+    assert main(["report", "--run", str(tmp_path / "missing"), "--only", "tables"]) == 2
     assert "run.json does not exist" in capsys.readouterr().err
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .ragtruth import MAX_PROBLEMS, Problem, filter_rows, read_responses, read_sources
+from .ragtruth import MAX_PROBLEMS, DataValidationError, Problem, filter_rows, read_responses, read_sources
 from .records import LABEL_TYPES, SPLITS, TASK_TYPES, Response, Source, is_empty_answer
 
 SHOWN_IDS = 10
@@ -164,3 +164,19 @@ def check_files(response_jsonl: str | Path, source_info_jsonl: str | Path, *,
                   kept_qualities=kept)
     text = render_report(response_jsonl, source_info_jsonl, counts, problems, max_problems)
     return CheckReport(ok=not problems, text=text, problems=problems, counts=counts)
+
+
+def check_plain(path: str | Path) -> CheckReport:
+    """`check_files` for a plain JSONL/CSV file: the plain loader's checks, and its counts."""
+    from .plain import load_plain
+
+    try:
+        corpus = load_plain(path)
+    except DataValidationError as exc:
+        return CheckReport(False, f"{path}: {exc}", list(exc.problems), {})
+    counts = {"answers": len(corpus.responses), "sources": len(corpus.sources),
+              "labelled": corpus.labelled, "span_labels": corpus.span_labels,
+              "hallucinated": sum(r.hallucinated for r in corpus.responses) if corpus.labelled else None,
+              "empty_answers_kept": corpus.empty_answers, "removed": corpus.filtered}
+    lines = [f"{path}: OK"] + [f"  {k}: {v}" for k, v in counts.items()]
+    return CheckReport(True, "\n".join(lines), [], counts)

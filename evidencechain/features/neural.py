@@ -14,11 +14,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import MissingDependency
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-class NeuralUnavailable(RuntimeError):
+class NeuralUnavailable(MissingDependency, RuntimeError):
     """An optional neural component cannot be used here (library or weights absent)."""
 
 

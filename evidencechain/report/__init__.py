@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..io import FileStage, staged_files
-from .figures import write_figures
+from .figures import save_figure, write_figures
 from .manuscript import TemplateError, build_manuscript
 from .readme import readme_text, update_readme
+from .render import write_table
 from .runs import DamagedResultError, MissingResultError, Run, load_run
 from .tables import TABLES, build_tables, write_tables
 
-__all__ = ["DamagedResultError", "MissingResultError", "Run", "TemplateError", "build_manuscript",
+__all__ = ["DamagedResultError", "build_benchmark_report", "MissingResultError", "Run", "TemplateError", "build_manuscript",
            "build_report", "build_tables", "load_run", "update_readme", "write_figures", "write_tables"]
 
 STEPS = ("tables", "figures", "paper")
@@ -56,6 +57,28 @@ def build_report(run_dir: str | Path, tables_dir: str | Path = "paper/tables", f
     return written
 
 
+def build_benchmark_report(run_dir: str | Path, tables_dir: str | Path = "paper/tables",
+                           figures_dir: str | Path = "figures", log: Log = print) -> list[Path]:
+    """A benchmark run's tables beside the published rows, and its figures (see `benchmarks`)."""
+    from .benchmarks import benchmark_figures, benchmark_tables
+
+    run = load_run(run_dir)
+    run.check()
+    run.table("metrics")
+    messages: list[str] = []
+    with staged_files() as stage:
+        for table in benchmark_tables(run):
+            write_table(table, stage.dir(Path(tables_dir)))
+            messages.append(f"table  {table.name:24s} -> {Path(tables_dir) / table.name}.{{csv,md,tex}}")
+        for name, fig in benchmark_figures(run).items():
+            save_figure(fig, stage.dir(Path(figures_dir)), name)
+            messages.append(f"figure {name:24s} -> {Path(figures_dir) / name}.{{png,pdf}}")
+        written = list(stage.staged()) + list(stage.single)
+    for message in messages if log else ():
+        log(message)
+    return written
+
+
 def _tables(run: Run, stage: FileStage, tables_dir: Path, readme: str | Path | None, label: str,
             messages: list[str]) -> None:
     names = write_tables(run, stage.dir(tables_dir), log=None)
@@ -63,7 +86,7 @@ def _tables(run: Run, stage: FileStage, tables_dir: Path, readme: str | Path | N
     if skipped := sorted(set(TABLES) - set(names)):
         messages.append(f"tables skipped (results absent in {run.path}): {', '.join(skipped)}")
     if readme is not None:
-        text = readme_text(readme, run, label)
+        text = readme_text(readme, run, label, tables_dir)
         if text is not None and text != Path(readme).read_text("utf-8"):
             stage.put(readme, text.encode("utf-8"))
         messages.append(f"readme {readme}: " + ("results block updated" if text is not None

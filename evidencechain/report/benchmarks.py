@@ -32,10 +32,14 @@ def fit_label(row) -> str:
 
 
 def _metrics(run: Run) -> pd.DataFrame:
+    """The long metrics table; unsupervised rows (which learn nothing) kept once, for the first fit
+    that scores each corpus, except TF-IDF, whose vocabulary comes from the fit corpus."""
     m = run.table("metrics").copy()
     m["subset"] = m["subset"].fillna("")
     m["fitted_on"] = m.apply(fit_label, axis=1)
-    return m
+    first = m.groupby("test", sort=False)["fitted_on"].transform("first")
+    repeated = (m["family"] == "unsupervised") & (m["method"] != "TFIDF") & (m["fitted_on"] != first)
+    return m[~repeated].reset_index(drop=True)
 
 
 def _pick(m: pd.DataFrame, level: str, columns: dict[str, str], keys=("fitted_on", "method")) -> pd.DataFrame:
@@ -157,12 +161,13 @@ def halueval(run: Run) -> list[Table]:
 def transfer(run: Run) -> list[Table]:
     tables = []
     for metric, title in (("roc_auc", "ROC-AUC"), ("balanced_accuracy", "balanced accuracy")):
-        frame = transfer_matrix(run, metric)
+        frame = transfer_matrix(run, metric).reset_index()
+        frame.insert(1, "method", run.primary)
         tables.append(Table(f"transfer_{metric}", f"Transfer matrix: response-level {title} of "
                             f"{run.primary} fitted on the row's corpus (train split; thresholds from its "
                             "calibration split) and scored on the column's test split. The diagonal is "
                             "in-distribution; off-diagonal cells are transfer. Per-domain cells are averaged "
-                            "over domains.", frame.reset_index()))
+                            "over domains.", frame))
     return tables
 
 

@@ -19,10 +19,14 @@ from ..io import atomic_write_text
 from .context import fmt, run_context
 from .docx import markdown_to_docx
 from .figures import FIGURES
+from .realdata import abstract_sentence, realdata_section
 from .runs import Run
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
-EXTRA_FIGURES = {"halueval_roc": "Response-level ROC curves on HaluEval (from results/halueval)."}
+EXTRA_FIGURES = {"halueval_roc": "Response-level ROC curves on HaluEval (from results/halueval).",
+                 "transfer_matrix": "Transfer matrix: response-level ROC-AUC and balanced accuracy of "
+                                    "the primary detector fitted on each corpus (rows) and scored on "
+                                    "each corpus's test split (columns)."}
 
 
 Find = Callable[[Path], Path]
@@ -145,6 +149,9 @@ def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_d
     """The manuscript text; `find` gives the file to read for an output path (staged or final)."""
     section, extra = halueval_section(tables_dir, figures_dir, halueval_dir, find)
     template = template.replace("{{ section.halueval }}", section.strip() + "\n")
+    real, real_values = realdata_section(tables_dir, find)
+    template = template.replace("{{ section.realdata }}", real.strip() + "\n")
+    extra = extra | real_values | {"real.abstract": abstract_sentence(real_values)}
     values = run_context(run) | extra
     layout, problems = layout_values(template, tables_dir, figures_dir, paper_dir,
                                      (halueval_dir or Path("results/halueval"),), find)

@@ -30,7 +30,7 @@
    average with the selection weights. The response risk is 1 - factuality.
 
 Absent optional models raise `NeuralUnavailable` when loaded; callers report them as
-absent (see `evidencechain.halueval_experiment`), never substitute another component.
+absent (see `evidencechain.detectors.response_methods`), never substitute another component.
 
 Modules, one stage each: `examples` (context items from the feature tables), `relevance`
 (scorers), `store` (embedding cache), `selection` (softmax, TopK, TopP), `claims`, `pairs`
