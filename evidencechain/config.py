@@ -257,6 +257,11 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
             raise ConfigError(f"{sec}: format 'ragtruth' needs response_jsonl and source_info_jsonl")
         if c.format != "ragtruth" and not c.path:
             raise ConfigError(f"{sec} path: format {c.format!r} needs a path")
+        allowed = _subsets_of(c.format)
+        for subset in c.subsets:
+            if subset not in allowed:
+                raise ConfigError(f"{sec} subsets: {subset!r} is not a subset of format {c.format!r}"
+                                  f"{_suggest(subset, allowed)}; known: {list(allowed)}")
     if not config.evaluations:
         raise ConfigError(f"{where}: no [[evaluations]]; name at least one (fit = ..., test = [...])")
     for k, e in enumerate(config.evaluations, 1):
@@ -278,6 +283,16 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
             if config.corpora[name].test_only:
                 raise ConfigError(f"{sec}: corpus {name!r} is test_only: nothing may be fitted or "
                                   "calibrated on it")
+
+
+def _subsets_of(fmt: str) -> tuple[str, ...]:
+    if fmt == "halueval":
+        from .data.halueval import SUBSETS
+        return tuple(SUBSETS)
+    if fmt == "summedits":
+        from .data.summedits import DOMAINS
+        return tuple(DOMAINS)
+    return ()
 
 
 def _build_corpora(raw: Any, where: str) -> dict[str, CorpusConfig]:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["conftest_tree"]  # the tree-clean check (tests/conftest_tree.py)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 RAGTRUTH_VALID = FIXTURES / "ragtruth" / "valid"
 

@@ -280,8 +280,31 @@ def test_halueval_section_included_when_present(run_dir, report, tmp_path):
     (tables / "halueval_comparison.md").write_text("**HaluEval comparison.**\n\n| a | b |\n|---|---:|\n| x | 1 |\n")
     text = render(load_run(run_dir), TEMPLATE.read_text(), tables, report["figures"], report["paper"],
                   tmp_path / "no-run")
-    assert "Not included in this build" not in text
+    assert "no HaluEval results were present" not in text
     assert re.search(r"\*\*Table \d+\. HaluEval comparison", text)
+
+
+def test_real_data_section_leads_with_the_benchmark_tables(run_dir, report, tmp_path):
+    from evidencechain.report.readme import results_block
+    from evidencechain.report.render import Table, write_table
+
+    tables = tmp_path / "tables"
+    shutil.copytree(report["tables"], tables)
+    absent = render(load_run(run_dir), TEMPLATE.read_text(), tables, report["figures"], report["paper"])
+    assert "no real-data benchmark tables were present" in absent
+    rows = pd.DataFrame({"fitted_on": ["audit", "audit", ""], "method": ["BM25", "Flag everything (floor)",
+                                                                        "LettuceDetect-large, published"],
+                         "scope": ["ragtruth_qa", "ragtruth_qa", "whole RAGTruth test"],
+                         "response_f1": [0.41, 0.286, 0.792], "span_f1": [0.30, float("nan"), 0.589]})
+    write_table(Table("ragtruth_qa", "RAGTruth QA.", rows), tables)
+    text = render(load_run(run_dir), TEMPLATE.read_text(), tables, report["figures"], report["paper"])
+    real = text.index("## 2. Results on real data")
+    assert real < text.index("## 3. Data")
+    section = " ".join(text[real:text.index("## 3. Data")].split())
+    assert "best response-level F1 was 0.410 (BM25, fitted on audit) against 0.286" in section
+    assert "response-level F1 0.410 against 0.286" in text[:real]  # the abstract leads with it
+    block = results_block(load_run(run_dir), "results/audit", tables)
+    assert block.index("Real data first") < block.index("Synthetic audit corpus")
 
 
 def test_report_cli_reports_a_missing_run(tmp_path, capsys):

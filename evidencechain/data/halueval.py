@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..io import stable_hash
 from .ragtruth import DataValidationError, Problem
 from .records import Corpus, Response, Source
@@ -163,13 +164,13 @@ def load_halueval_corpus(path: str | Path, subsets: Iterable[str] = SUBSETS, lim
     records per subset (for quick runs). See the module docstring for the split rule.
     """
     if not 0.0 < test_fraction < 1.0:
-        raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction}")
+        raise ConfigError(f"test_fraction must be in (0, 1), got {test_fraction}")
     subsets = tuple(subsets)
     unknown = [s for s in subsets if s not in SPECS]
     if unknown:
-        raise ValueError(f"unknown HaluEval subset(s) {unknown}; known: {list(SPECS)}")
+        raise ConfigError(f"unknown HaluEval subset(s) {unknown}; known: {list(SPECS)}")
     if limit < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
+        raise ConfigError(f"limit must be >= 0, got {limit}")
     sources: dict[str, Source] = {}
     responses: list[Response] = []
     filtered: Counter = Counter()

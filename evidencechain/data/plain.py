@@ -15,13 +15,21 @@ import csv
 import gzip
 import io
 import json
-import math
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector, check_values, decode_line
+from .ragtruth import (
+    MAX_PROBLEMS,
+    DataValidationError,
+    _Collector,
+    check_values,
+    decode_line,
+    is_finite_number,
+    short_repr,
+)
 from .records import LABEL_TYPES, Corpus, Label, Response, Source
 
 SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info",
@@ -43,7 +51,7 @@ def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
                 row = decode_line(raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw, number, out)
                 if row is not None and check_values(row, number, out):
                     yield number, row
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: damaged gzip data
         out.add(0, "-", f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
 
 
@@ -65,7 +73,7 @@ def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
                     continue
                 yield number, {k: v for k, v in row.items()
                                if v is not None and (v != "" or k in ("answer", "context"))}
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as exc:
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error, zlib.error) as exc:
         out.add(0, "-", f"cannot read CSV: {exc}")
 
 
@@ -153,8 +161,8 @@ def _check_types(row: dict, line: int, out: _Collector) -> bool:
     if "id" in row and (isinstance(row["id"], bool) or not isinstance(row["id"], (str, int))):
         out.add(line, "id", f"expected a string or integer, got {type(row['id']).__name__}")
     temp = row.get("temperature", 0.0)
-    if isinstance(temp, bool) or not isinstance(temp, (int, float)) or not math.isfinite(temp):
-        out.add(line, "temperature", f"expected a finite number, got {temp!r}")
+    if isinstance(temp, bool) or not isinstance(temp, (int, float)) or not is_finite_number(temp):
+        out.add(line, "temperature", f"expected a finite number, got {short_repr(temp)}")
     return len(out.problems) == before
 
 

@@ -75,6 +75,20 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def is_finite_number(value: int | float) -> bool:
+    """True for an int or float that is a finite float (a huge JSON integer overflows one)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """repr(value), cut to `limit` characters (a huge JSON integer has thousands of digits)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text)} characters)"
+
+
 def _expect(row: dict, key: str, types: tuple[type, ...], line: int, out: _Collector,
             prefix: str = "") -> bool:
     name = f"{prefix}{key}"
@@ -311,8 +325,8 @@ def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
     _expect(row, "id", (str,), line, out)
     _expect(row, "source_id", (str,), line, out)
     _expect(row, "model", (str,), line, out)
-    if _expect(row, "temperature", (int, float), line, out) and not math.isfinite(row["temperature"]):
-        out.add(line, "temperature", f"expected a finite number, got {row['temperature']!r}")
+    if _expect(row, "temperature", (int, float), line, out) and not is_finite_number(row["temperature"]):
+        out.add(line, "temperature", f"expected a finite number, got {short_repr(row['temperature'])}")
     if _expect(row, "split", (str,), line, out) and row["split"] not in SPLITS:
         out.add(line, "split", f"unknown value {row['split']!r}; expected one of {SPLITS}")
     if _expect(row, "quality", (str,), line, out) and row["quality"] not in QUALITIES:

@@ -32,13 +32,14 @@ def fit_label(row) -> str:
 
 
 def _metrics(run: Run) -> pd.DataFrame:
-    """The long metrics table; unsupervised rows (which learn nothing) kept once, for the first fit
-    that scores each corpus, except TF-IDF, whose vocabulary comes from the fit corpus."""
+    """The long metrics table; rows that do not depend on the fit (unsupervised detectors except
+    TF-IDF, whose vocabulary comes from the fit corpus; the floor) kept once per scored corpus."""
     m = run.table("metrics").copy()
-    m["subset"] = m["subset"].fillna("")
+    m["subset"] = m["subset"].astype(object).fillna("").astype(str)
     m["fitted_on"] = m.apply(fit_label, axis=1)
     first = m.groupby("test", sort=False)["fitted_on"].transform("first")
-    repeated = (m["family"] == "unsupervised") & (m["method"] != "TFIDF") & (m["fitted_on"] != first)
+    fit_free = ((m["family"] == "unsupervised") & (m["method"] != "TFIDF")) | (m["family"] == "floor")
+    repeated = fit_free & (m["fitted_on"] != first)
     return m[~repeated].reset_index(drop=True)
 
 
@@ -167,7 +168,7 @@ def transfer(run: Run) -> list[Table]:
                             f"{run.primary} fitted on the row's corpus (train split; thresholds from its "
                             "calibration split) and scored on the column's test split. The diagonal is "
                             "in-distribution; off-diagonal cells are transfer. Per-domain cells are averaged "
-                            "over domains.", frame))
+                            "over domains.", frame, titles=_TITLES))
     return tables
 
 
@@ -210,24 +211,26 @@ def benchmark_figures(run: Run) -> dict:
 
 def transfer_figure(run: Run):
     import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
 
     panels = [(transfer_matrix(run, k), t) for k, t in (("roc_auc", "ROC-AUC"), ("balanced_accuracy", "Balanced accuracy"))]
     with plt.rc_context({"font.size": 8, "font.family": "DejaVu Sans", "pdf.fonttype": 42}):
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
         for ax, (frame, title) in zip(axes, panels):
             values = frame.to_numpy(dtype=float)
-            image = ax.imshow(values, cmap="RdBu_r", vmin=0.3, vmax=0.9, aspect="auto")
+            image = ax.imshow(values, cmap="RdBu_r", norm=TwoSlopeNorm(vcenter=0.5, vmin=0.2, vmax=1.0),
+                              aspect="auto")
             ax.set_xticks(range(frame.shape[1]), frame.columns, rotation=35, ha="right")
             ax.set_yticks(range(frame.shape[0]), frame.index)
             for i in range(values.shape[0]):
                 for j in range(values.shape[1]):
                     if not np.isnan(values[i, j]):
                         ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                                color="white" if abs(values[i, j] - 0.6) > 0.2 else "black")
+                                color="white" if abs(values[i, j] - 0.5) > 0.3 else "black")
             ax.set_title(f"{title} of {run.primary}")
             ax.set_xlabel("scored corpus (test split)")
             ax.set_ylabel("fitted on")
-        fig.colorbar(image, ax=axes, shrink=0.8, label="0.5 = chance")
+        fig.colorbar(image, ax=axes, shrink=0.8, label="white = 0.5 (chance)")
     return fig
 
 

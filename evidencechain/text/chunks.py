@@ -22,6 +22,8 @@ _PASSAGE_MARK = re.compile(r"(?im)^\s*passage\s*\d+\s*:\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(])")
 _REVIEW_KEYS = ("review_info", "reviews", "review_snippets")
 _LITERAL = re.compile(r"^(\{.*\}|u?'.*')$", re.DOTALL)
+MAX_LITERAL_DEPTH = 100
+"""Deepest literal a string value is expanded from (deeper ones stay text), as MAX_JSON_DEPTH."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +156,26 @@ def render_value(value: Any) -> str:
 
 
 def _literal(text: str) -> Any:
+    """The value a JSON or Python literal string holds; None if it holds none, or one nested
+    deeper than MAX_LITERAL_DEPTH (rendering it would exhaust the recursion limit)."""
     for parse in (json.loads, ast.literal_eval):
         try:
-            return parse(text)
+            value = parse(text)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
+        return value if _depth(value) <= MAX_LITERAL_DEPTH else None
     return None
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of dicts, lists, tuples and sets (iterative: any depth is safe)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list, tuple, set, frozenset)):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _review_text(review: Any) -> str:
@@ -198,9 +214,11 @@ def build_evidence(source: Source) -> Evidence:
     info = source.source_info
     if isinstance(info, str) and source.task_type == "Data2txt":
         try:
-            info = json.loads(info)
-        except ValueError:
-            pass
+            record = json.loads(info)
+        except (ValueError, RecursionError):
+            record = None
+        if record is not None and _depth(record) <= MAX_LITERAL_DEPTH:
+            info = record
     if source.task_type == "QA" and isinstance(info, dict) and "passages" in info:
         return qa_evidence(source.source_id, info)
     if isinstance(info, dict) and source.task_type in ("Data2txt",):
