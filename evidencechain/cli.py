@@ -32,15 +32,16 @@ BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it 
 
 def _data_check(args: argparse.Namespace) -> int:
     from .data.check import check_files, check_plain
+    from .errors import ConfigError
 
     if args.plain:
         if args.response_jsonl or args.source_info_jsonl:
-            raise SystemExit("error: give either --plain FILE or --response-jsonl and --source-info-jsonl")
+            raise ConfigError("data check: give either --plain FILE or --response-jsonl and --source-info-jsonl")
         report = check_plain(args.plain)
     elif args.response_jsonl and args.source_info_jsonl:
         report = check_files(args.response_jsonl, args.source_info_jsonl)
     else:
-        raise SystemExit("error: give --plain FILE, or --response-jsonl and --source-info-jsonl")
+        raise ConfigError("data check: give --plain FILE, or --response-jsonl and --source-info-jsonl together")
     print(report.text)
     return 0 if report.ok else 1
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import math
 import tomllib
 import typing
 from dataclasses import asdict, dataclass, field, fields
@@ -102,7 +103,7 @@ class EvaluationConfig:
 @dataclass
 class ExperimentConfig:
     name: str = "experiment"
-    seed: int = field(default=17, metadata=_range(0))
+    seed: int = field(default=17, metadata=_range(0, 2**32 - 1))
     output_dir: str = "results/experiment"
     cache_dir: str = ".cache"
     corpora: dict[str, CorpusConfig] = field(default_factory=dict)
@@ -162,7 +163,19 @@ def _type_name(hint: Any) -> str:
     return str(hint).replace("typing.", "").replace("<class '", "").replace("'>", "")
 
 
+def _has_nan(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isnan(value) or math.isinf(value)
+    if isinstance(value, list):
+        return any(_has_nan(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_nan(v) for v in value.values())
+    return False
+
+
 def _check_value(value: Any, f, hint: Any, where: str) -> Any:
+    if _has_nan(value):
+        raise ConfigError(f"{where}: expected a finite number, got {value!r}")
     if not _type_ok(value, hint):
         raise ConfigError(f"{where}: expected {_type_name(hint)}, got {type(value).__name__} {value!r}")
     choices = f.metadata.get("choices")
@@ -202,7 +215,10 @@ def _check_detector_params(params: dict, where: str) -> None:
         if name in RESPONSE_METHODS:
             if name == "Provenance":
                 from .detectors.provenance import ProvenanceSettings
-                ProvenanceSettings.from_params(table)
+                try:
+                    ProvenanceSettings.from_params(table)
+                except ConfigError as exc:
+                    raise ConfigError(f"{where.split(' [')[0]} {exc}") from None
             continue
         if name not in DETECTORS:
             raise ConfigError(f"{where}.{name}: unknown detector{_suggest(name, [*DETECTORS, *RESPONSE_METHODS])}")
@@ -223,9 +239,20 @@ def _check_detector_params(params: dict, where: str) -> None:
             elif isinstance(default, bool | int | float) and not _type_ok(value, type(default)):
                 raise ConfigError(f"{where}.{name} {key}: expected {type(default).__name__}, "
                                   f"got {type(value).__name__} {value!r}")
-            elif isinstance(default, int | float) and not isinstance(default, bool) and value <= 0 \
-                    and key != "max_depth":
+            elif isinstance(default, int | float) and not isinstance(default, bool) and value <= 0:
                 raise ConfigError(f"{where}.{name} {key}: must be positive, got {value!r}")
+
+
+FEATURE_RANGES = {"bm25_k1": (0.0, None), "bm25_b": (0.0, 1.0), "bm25_delta": (0.0, None),
+                  "tfidf_ngram_max": (1, 5)}
+
+
+def _check_features(features: FeatureConfig, where: str) -> None:
+    for key, (lo, hi) in FEATURE_RANGES.items():
+        value = getattr(features, key)
+        if not lo <= value or (hi is not None and value > hi) or (key == "bm25_k1" and value == 0):
+            bound = f"[{lo}, {hi}]" if hi is not None else f"> {lo}" if key == "bm25_k1" else f">= {lo}"
+            raise ConfigError(f"{where} {key}: {value!r} is out of range (expected {bound})")
 
 
 def _check_references(config: ExperimentConfig, where: str) -> None:
@@ -245,6 +272,7 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
             raise ConfigError(f"{where} [detectors] response_methods: unknown {name!r}"
                               f"{_suggest(name, RESPONSE_METHODS)}; known: {list(RESPONSE_METHODS)}")
     _check_detector_params(d.params, f"{where} [detectors.params")
+    _check_features(config.features, f"{where} [features]")
     if config.evaluation.ablation and config.evaluation.ablation_detector not in d.names:
         raise ConfigError(f"{where} [evaluation] ablation_detector: {config.evaluation.ablation_detector!r} "
                           f"is not among [detectors] names")
@@ -341,6 +369,8 @@ def load_config(path: str | Path) -> ExperimentConfig:
         raise ConfigError(f"experiment config not found: {path}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     return config_from_dict(raw, str(path))
 
 

@@ -11,8 +11,16 @@ the CLI, exit 2), never with any other exception and never leaving a partial out
 5. failing commands leave no partial output: `detect`, `run`, `data audit`
 6. regression: `run` on an unlabelled plain corpus stops before any feature extraction
 
+Beside the random properties, a few exhaustive tables (every field x every edge value, every
+literal x every Data2txt position) catch rare combinations deterministically; `@example`s pin
+the bugs this suite found (huge integer temperatures, damaged gzip data, deeply nested literals
+in Data2txt evidence, an unknown spaCy pipeline). Known, unfixed holes are strict xfails.
+
 Everything is written under pytest's tmp_path (the working directory is tmp_path too).
 `derandomize=True` and `database=None` make every run draw the same examples.
+
+Not covered on purpose: long runs of punctuation ("?" * 4000) take spaCy's tokenizer
+quadratic time (about 2.5 s for 4,000 characters), so generated texts stay short.
 """
 from __future__ import annotations
 
@@ -330,7 +338,7 @@ def test_every_field_confused_with_every_edge_value(tmp_path):
     files = _fixture_lines()
     for kind, numbers in EDGE_LINES.items():
         for number, path, value in itertools.product(numbers, EDGE_PATHS[kind], EDGE_VALUES):
-            for ascii_only in (True, False):
+            for ascii_only in (True, False) if value == "\ud800" else (True,):
                 edited = _mutate(files, [("set_nested", kind, number - 1, path, value)], ascii_only)
                 resp, src = _write_pair(_fresh_dir(tmp_path, "edge"), edited)
                 where = (kind, number, path, repr(value)[:40], ascii_only)
@@ -451,16 +459,20 @@ def test_messy_plain_records_load_or_name_file_line_and_field(tmp_path, records,
     for at, raw in raw_lines:
         lines.insert(at % (len(lines) + 1), raw)
     path = _write_jsonl(_fresh_dir(tmp_path) / "answers.jsonl", lines, gz=False)
+    code, out, err = _cli(["data", "check", "--plain", str(path)])
+    assert err == "" and out.strip(), (code, err)
     try:
         corpus = load_plain(path)
     except InputError as exc:
         assert isinstance(exc, DataValidationError), exc
         event("refused")
+        assert code == 1 and str(exc.problems[0]) in out  # `data check --plain` refuses exactly the same
         if [p.message for p in exc.problems] == ["no records found"]:
             return
         _assert_problems_name_file_and_line(exc, {str(path)})
         return
     event("loaded")
+    assert code == 0 and f"answers: {len(corpus.responses)}" in out
     rows = [json.loads(t) for t in (line.decode("utf-8") for line in path.read_bytes().split(b"\n"))
             if t.strip()]
     assert len(corpus.responses) == len(rows)  # one response per record
@@ -474,6 +486,30 @@ def _numbered_rows(path: Path):
         text = raw.decode("utf-8")
         if text.strip():
             yield number, json.loads(text)
+
+
+PLAIN_BASE = {"id": "a1", "context": ["Passage one.", "Passage two."], "question": "Which?", "answer": "Passage one.",
+              "label": 1, "spans": [{"start": 0, "end": 7, "text": "Passage", "type": "baseless"}], "model": "m",
+              "temperature": 0.5}
+
+
+def test_every_plain_field_confused_with_every_edge_value(tmp_path):
+    """Exhaustive single-field edits of a plain record: it loads, or the problem names file:line."""
+    paths = [(key,) for key in PLAIN_BASE] + [("spans", 0, key) for key in ("start", "end", "text", "type")] + [
+        ("context", 0), ("spans", 0)]
+    for path, value in itertools.product(paths, EDGE_VALUES):
+        record = json.loads(json.dumps(PLAIN_BASE))
+        _set_nested(record, path, value)
+        file = _fresh_dir(tmp_path, "plain") / "answers.jsonl"
+        file.write_text(json.dumps({"id": "a0", "context": "Other.", "answer": "Fine."}) + "\n" + json.dumps(record)
+                        + "\n", encoding="utf-8")
+        try:
+            corpus = load_plain(file)
+        except DataValidationError as exc:
+            _assert_problems_name_file_and_line(exc, {str(file)})
+            assert {p.line for p in exc.problems} == {2}, (path, value, exc.problems)
+        else:
+            _assert_plain_corpus(corpus, ["Fine.", record["answer"]], [r.id for r in corpus.responses])
 
 
 CSV_CELL = TEXT | st.sampled_from(['"quoted, cell"', '["p1", "p2"]', "[not json", "1", "0", "true", "nan", "inf",
@@ -623,7 +659,7 @@ def test_predict_odd_answers(model, answer, sid, detector):
 LITERALS = st.sampled_from([
     "{'garage': False, 'street': True}", "u'free'", "'quoted'", "{'a': [1, {'b': None}], 'c': (1, 2)}",
     "{not a literal}", "{" + "x" * 1000 + "}", "{'a': " * 150 + "1" + "}" * 150,  # deeper than the recursion
-    '{"a": ' * 400 + "1" + "}" * 400, "[" * 3000 + "]" * 3000, "{'a': {1, 2, 3}}", "{}", "''"])  # limit allows
+    '{"a": ' * 400 + "1" + "}" * 400, "[" * 300 + "]" * 300, "{'a': {1, 2, 3}}", "{}", "''"])  # limit allows
 CLEAN_VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(), TEXT, LITERALS),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
@@ -664,9 +700,10 @@ def test_odd_sources_that_pass_the_check_can_be_scored(model, tmp_path, sources,
 
 LITERAL_TEXTS = [
     "{'garage': False}", "u'free'", "{'a': " * 150 + "1" + "}" * 150, '{"a": ' * 400 + "1" + "}" * 400,
-    '{"a": ' * 5000 + "1" + "}" * 5000, "[" * 3000 + "]" * 3000, "{" * 3000 + "}" * 3000, "{'a': {1, 2}}",
+    "[" * 300 + "]" * 300, "{" * 300 + "}" * 300, "{'a': {1, 2}}",
     "'" + "\\" * 10 + "'", "{'a': 1e999}", "{'a': 10**400}", "{'a': b'bytes'}", "{'a': None}", "{}", "''"]
-"""Strings a Yelp-like record may hold: Python / JSON literals, some nested beyond the recursion limit."""
+"""Strings a Yelp-like record may hold: Python / JSON literals, some nested beyond the recursion limit.
+(Kept short: spaCy tokenizes a long run of punctuation in quadratic time, see the module docstring.)"""
 
 
 def test_every_literal_in_every_data2txt_position_can_be_scored(model):
@@ -797,6 +834,17 @@ BROKEN_CONFIGS = {
 }
 
 
+@pytest.mark.parametrize("argv", [["data", "check"], ["data", "check", "--response-jsonl", "r.jsonl"],
+                                  ["data", "check", "--plain", "a.jsonl", "--response-jsonl", "r.jsonl"]])
+def test_data_check_with_a_wrong_combination_of_files_exits_2(argv):
+    try:
+        code, _, err = _cli(argv)
+    except SystemExit as exc:
+        pytest.fail(f"SystemExit({exc.code!r}) instead of returning 2")
+    assert code == 2
+    _one_error_line(err)
+
+
 @pytest.mark.parametrize("case", list(BROKEN_CONFIGS))
 def test_run_with_a_broken_config_is_one_line_and_writes_nothing(tmp_path, case):
     text = BROKEN_CONFIGS[case]
@@ -809,23 +857,62 @@ def test_run_with_a_broken_config_is_one_line_and_writes_nothing(tmp_path, case)
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["broken.toml"]
 
 
+def _fixture_config(tmp_path: Path, features: str = 'pipeline = "blank"') -> Path:
+    config = tmp_path / "fixture.toml"
+    config.write_text(f"""
+cache_dir = ""
+[corpora.fixture]
+format = "ragtruth"
+response_jsonl = {json.dumps(str(RAGTRUTH_VALID / "response.jsonl"))}
+source_info_jsonl = {json.dumps(str(RAGTRUTH_VALID / "source_info.jsonl"))}
+calibration_fraction = 0.4
+[[evaluations]]
+fit = "fixture"
+test = ["fixture"]
+[features]
+{features}
+[detectors]
+names = ["Lexical"]
+primary = "Lexical"
+""", encoding="utf-8")
+    return config
+
+
+def test_run_with_an_unknown_spacy_pipeline_is_one_error_line(tmp_path):
+    """Was an OSError from spaCy ([E050]) without a file name: an internal error with a traceback."""
+    out = tmp_path / "out"
+    code, stdout, err = _cli(["run", "--config", str(_fixture_config(tmp_path, 'pipeline = "no_such_pipeline"')),
+                              "--out", str(out), "-q"])
+    assert code == 2
+    _one_error_line(err, "'no_such_pipeline'")
+    assert not out.exists()
+
+
 # Known holes, found by this suite and not fixed here (config.py was being edited in parallel):
 # values the schema accepts although the run then fails with an internal error, or that do not
 # name the file. Strict xfail: when fixed, these turn into failures, so drop the marker then.
-CONFIG_HOLES = {
+CONFIG_HOLES = {  # what `evidencechain run` did with each before the schema checked it
+    # RecursionError out of tomllib: an internal error with a traceback
     "nested too deeply (RecursionError)": "a = " + "[" * 2000 + "]" * 2000 + "\n" + AUDIT_TEXT,
+    # ProvenanceSettings.from_params raises a ConfigError that names the table but not the file
     "Provenance params without the file name": AUDIT_TEXT + "\n[detectors.params.Provenance]\nbogus = 1\n",
+    # sklearn InvalidParameterError (random_state) when the forest is fitted: internal error
     "seed beyond 2**32 - 1": AUDIT_TEXT.replace("seed = 17", "seed = 99999999999999999999"),
+    # NaN passes the range check; the splitter refuses it later (one error line, but not up front)
     "NaN calibration_fraction": AUDIT_TEXT.replace("calibration_fraction = 0.2", "calibration_fraction = nan"),
+    # "bins must increase monotonically" after every unit has run: internal error
     "NaN coverage bin": AUDIT_TEXT.replace("[0.0, 0.2, 0.4", "[0.0, nan, 0.4"),
+    # sklearn ValueError ngram_range=(1, 0) when TF-IDF is fitted: internal error
     "tfidf_ngram_max = 0": AUDIT_TEXT.replace("tfidf_ngram_max = 2", "tfidf_ngram_max = 0"),
+    # accepted; the run completes with BM25 scores of a meaningless parameter
     "negative bm25_k1": AUDIT_TEXT.replace("bm25_k1 = 1.5", "bm25_k1 = -1.5"),
+    # sklearn "Input contains NaN" when detectors are fitted: internal error
     "NaN bm25_b": AUDIT_TEXT.replace("bm25_b = 0.75", "bm25_b = nan"),
+    # sklearn InvalidParameterError (max_depth) when the forest is fitted: internal error
     "negative max_depth": AUDIT_TEXT.replace("max_depth = 8", "max_depth = -5"),
 }
 
 
-@pytest.mark.xfail(strict=True, reason="config validation holes (see CONFIG_HOLES); fix config.py, then drop this")
 @pytest.mark.parametrize("case", list(CONFIG_HOLES))
 def test_known_config_holes_are_config_errors(tmp_path, case):
     path = _run_config(tmp_path, CONFIG_HOLES[case])

@@ -142,7 +142,7 @@ def test_malformed_record_names_file_and_line(tmp_path):
     with pytest.raises(DataValidationError) as err:
         load_halueval_corpus(d, subsets=["qa"])
     text = str(err.value)
-    assert f"{d / 'qa_data.jsonl'}:3" in text and "invalid JSON" in text
+    assert f"{d / 'qa_data.jsonl'}:3" in text and "malformed JSON" in text
     assert f"{d / 'qa_data.jsonl'}:5: field 'hallucinated_answer': missing" in text
     assert err.value.total == 2
 

@@ -24,7 +24,7 @@ under `../shared/data/halueval/`); the upstream uncompressed names (`{subset}_da
 from __future__ import annotations
 
 import gzip
-import json
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..io import stable_hash
-from .ragtruth import DataValidationError, Problem
+from .ragtruth import DataValidationError, Problem, _Collector, check_values, decode_line
 from .records import Corpus, Response, Source
 
 SUBSETS = ("qa", "dialogue", "summarization")
@@ -89,10 +89,17 @@ def halueval_available(path: str | Path, subsets: Iterable[str] = SUBSETS) -> bo
     return True
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
+def _rows(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+    """(line number, JSON object) of each readable line; every problem recorded in `out`."""
     opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        yield from enumerate(handle, start=1)
+    try:
+        with opener(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                row = decode_line(raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw, number, out)
+                if row is not None and check_values(row, number, out):
+                    yield number, row
+    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: damaged gzip data
+        out.add(0, "-", f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
 
 
 def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str]]], Counter]:
@@ -100,21 +107,11 @@ def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str
     naming every file:line:field; records with an empty answer or identical answers are
     dropped and counted."""
     spec = SPECS[subset]
-    problems: list[Problem] = []
+    out = _Collector(path)
+    problems = out.problems
     records: list[tuple[int, dict[str, str]]] = []
     dropped: Counter = Counter()
-    for number, line in _lines(path):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(str(path), number, "<line>", f"invalid JSON: {exc.msg}"))
-            continue
-        if not isinstance(row, dict):
-            problems.append(Problem(str(path), number, "<line>",
-                                    f"expected a JSON object, got {type(row).__name__}"))
-            continue
+    for number, row in _rows(path, out):
         bad = False
         for key in spec.fields:
             if key not in row:

