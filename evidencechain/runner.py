@@ -22,6 +22,7 @@ from tqdm.auto import tqdm
 
 from .config import EvaluationSpec, ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
+from .data.records import Corpus
 from .detectors import DETECTORS, choose_threshold
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
@@ -161,13 +162,27 @@ def detector_params(config: ExperimentConfig, unit: Unit) -> dict:
         if not DETECTORS[name].supervised:
             continue
         p = params.setdefault(name, {})
-        groups = tuple(p.get("groups") or ("lexical", "retrieval", "mismatch", "metadata"))
+        groups = tuple(p.get("groups") or DETECTORS[name].default_groups)
         if config.features.embedding_model and "neural" not in groups:
             groups += ("neural",)
         if unit.cross and not config.evaluation.cross_corpus_metadata:
             groups = tuple(g for g in groups if g != "metadata")
         p["groups"] = groups
     return params
+
+
+def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ...], str, list[str]]:
+    """(detectors, primary, reasons): detectors fitted on word labels are skipped, with the
+    reason, when the fit corpus has response-level labels only."""
+    names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].needs_tokens)
+    dropped = [f"{n}: not fitted, {fit.name} has no word labels" for n in config.detectors.names
+               if n not in names]
+    primary = config.detectors.primary
+    if primary not in names:
+        supervised = [n for n in names if DETECTORS[n].supervised]
+        primary = (supervised or list(names))[-1]
+        dropped.append(f"primary detector for this unit: {primary}")
+    return names, primary, dropped
 
 
 def balanced_accuracy(y, scores, threshold: float) -> float:
@@ -291,7 +306,9 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         calibration = store.tables(corpora[unit.calibration], unit.calibration_ids, extractor)
         test = store.tables(corpora[unit.test], unit.test_ids, extractor)
         params = detector_params(config, unit)
-        model = EvidenceChain(tuple(config.detectors.names), config.detectors.primary, replace(config.features),
+        names, primary, dropped = unit_detectors(config, corpora[unit.fit].corpus)
+        params = {k: v for k, v in params.items() if k in names}
+        model = EvidenceChain(names, primary, replace(config.features),
                               config.seed, config.detectors.response_aggregation, params, cache,
                               threshold_metric=unit.spec.threshold_metric)
         model.extractor = extractor
@@ -329,7 +346,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
                           "calibration_answers": len(unit.calibration_ids), "test_answers": len(unit.test_ids),
                           "metadata_features": any("metadata" in getattr(d, "groups", ())
                                                    for d in model.detectors.values()),
-                          "skipped": "; ".join(f"{lv}: {why}" for lv, why in skipped.items())})
+                          "skipped": "; ".join([f"{lv}: {why}" for lv, why in skipped.items()] + dropped)})
         if k == 0:
             details = (unit, model, train, calibration, test, scored)
     long = pd.DataFrame(long_rows, columns=LONG_COLUMNS)

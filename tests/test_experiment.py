@@ -84,7 +84,7 @@ def test_run_writes_every_output(spied_run):
     assert (out / "model" / "model.pkl").exists()
     word = pd.read_csv(out / "metrics_word.csv")
     assert list(word.method) == ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR",
-                                 "EvidenceChain_RF"]
+                                 "EvidenceChain_RF", "EvidenceChain_Token"]
     assert word.roc_auc.between(0.5, 1.0).all()
     ablation = pd.read_csv(out / "ablation.csv")
     assert ablation.variant.nunique() == 5
@@ -188,7 +188,7 @@ def test_flagged_share_is_reported_beside_every_threshold(spied_run):
     out, _ = spied_run
     metrics = pd.read_csv(out / "metrics.csv")
     detectors = metrics[metrics["family"].isin(["supervised", "unsupervised"]) & (metrics["level"] != "span")]
-    assert len(detectors) == 6 * 3
+    assert len(detectors) == 7 * 3
     assert detectors["flagged_share"].between(0, 1).all()
     assert detectors["flagged_share_calibration"].between(0, 1).all()
 

@@ -21,7 +21,7 @@ from evidencechain.report.tables import TABLES, write_tables
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "paper" / "template.md"
 NOTEBOOK_DIR = ROOT / "experiments" / "notebooks"
-METHODS = ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF"]
+METHODS = ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF", "EvidenceChain_Token"]
 
 
 @pytest.fixture(scope="session")

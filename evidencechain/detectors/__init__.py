@@ -5,9 +5,10 @@ from .base import Detector
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .supervised import EvidenceChainLR, EvidenceChainRF
 from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
+from .token import EvidenceChainToken
 
 DETECTORS: dict[str, type[Detector]] = {
-    cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF)
+    cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken)
 }
 
 
@@ -28,6 +29,7 @@ __all__ = [
     "Detector",
     "EvidenceChainLR",
     "EvidenceChainRF",
+    "EvidenceChainToken",
     "Lexical",
     "NLIRules",
     "THRESHOLD_RULES",

@@ -17,6 +17,8 @@ class Detector:
 
     name: str = "Detector"
     supervised: bool = False
+    needs_tokens: bool = False
+    """True for detectors fitted on word labels: `fit(sentences, tokens)`."""
 
     def fit(self, sentences: pd.DataFrame) -> Detector:
         return self

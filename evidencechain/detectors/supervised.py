@@ -17,6 +17,7 @@ DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
 
 class _Supervised(Detector):
     supervised = True
+    default_groups = DEFAULT_GROUPS
 
     def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17):
         self.groups = tuple(groups)

@@ -1,0 +1,64 @@
+"""EvidenceChain_Token: word-level detection learned at the word.
+
+A gradient-boosted classifier over the token feature family (`features.tokens`): each word's
+own evidence, its neighbours, its clause, and its sentence's features and risk. The sentence
+risk comes from a logistic regression over the sentence evidence features (the same model as
+EvidenceChain_LR without metadata), so the detector also gives sentence and response risks.
+It needs word labels to fit: the runner skips it, with the reason, for fit corpora that have
+response-level labels only.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import HistGradientBoostingClassifier
+
+from ..features.tokens import token_features
+from .supervised import EvidenceChainLR
+
+SENTENCE_GROUPS = ("lexical", "retrieval", "mismatch")
+
+
+class EvidenceChainToken(EvidenceChainLR):
+    name = "EvidenceChain_Token"
+    needs_tokens = True
+    default_groups = SENTENCE_GROUPS
+
+    def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
+                 max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
+                 min_samples_leaf: int = 20):
+        super().__init__(groups, random_state)
+        self.max_iter, self.learning_rate = max_iter, learning_rate
+        self.max_leaf_nodes, self.min_samples_leaf = max_leaf_nodes, min_samples_leaf
+        self.token_model: HistGradientBoostingClassifier | None = None
+        self.token_columns: list[str] = []
+
+    def fit(self, sentences: pd.DataFrame, tokens: pd.DataFrame | None = None) -> EvidenceChainToken:
+        super().fit(sentences)
+        if tokens is None or not len(tokens) or (tokens["label"] < 0).any():
+            raise ValueError(f"{self.name} needs word labels to fit; the training tables have none")
+        words = tokens["is_punct"].to_numpy() == 0
+        x = token_features(tokens, sentences, self.score_sentences(sentences))[words]
+        y = tokens["label"].to_numpy()[words]
+        if len(np.unique(y)) < 2:
+            raise ValueError(f"{self.name}: training words have a single class; cannot fit")
+        self.token_columns = list(x.columns)
+        self.token_model = HistGradientBoostingClassifier(
+            max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,
+            min_samples_leaf=self.min_samples_leaf, class_weight="balanced", early_stopping=False,
+            random_state=self.random_state).fit(x.to_numpy(), y)
+        return self
+
+    def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame,
+                     sentence_risk: np.ndarray) -> np.ndarray:
+        if self.token_model is None:
+            raise RuntimeError(f"{self.name} is not fitted")
+        if not len(tokens):
+            return np.zeros(0)
+        x = token_features(tokens, sentences, sentence_risk)[self.token_columns]
+        risk = self.token_model.predict_proba(x.to_numpy())[:, 1]
+        return np.where(tokens["is_punct"].to_numpy() > 0, 0.0, risk)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(groups={self.groups}, random_state={self.random_state}, "
+                f"max_iter={self.max_iter}, learning_rate={self.learning_rate})")

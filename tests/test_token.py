@@ -1,0 +1,94 @@
+"""The token feature family and EvidenceChain_Token (word-level detection learned at the word)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evidencechain.config import config_from_dict
+from evidencechain.data.audit import write_audit_corpus
+from evidencechain.data.ragtruth import load_ragtruth
+from evidencechain.data.splits import split_corpus
+from evidencechain.detectors import make_detector
+from evidencechain.features import FeatureConfig, FeatureExtractor
+from evidencechain.features.tokens import token_features
+from evidencechain.runner import run
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    out = tmp_path_factory.mktemp("audit")
+    write_audit_corpus(out, seed=17)
+    parts = split_corpus(load_ragtruth(out / "response.jsonl", out / "source_info.jsonl"), 0.2, 17)
+    extractor = FeatureExtractor(FeatureConfig(pipeline="blank")).fit(parts["train"], progress=False)
+    return {name: extractor.transform(part, progress=False) for name, part in parts.items()}
+
+
+def _hand_made():
+    """Two sentences: 'a X Y .' and 'b c .' with X and Y novel, ids in one response."""
+    tokens = pd.DataFrame({
+        "response_id": "r", "source_id": "s", "sentence_index": [0, 0, 0, 0, 1, 1, 1],
+        "is_punct": [0, 0, 0, 1, 0, 0, 1], "is_stop": [1, 0, 0, 0, 1, 0, 0],
+        "novelty": [0, 1, 1, 0, 0, 0, 0], "number_absent": [0, 0, 1, 0, 0, 0, 0],
+        "entity_absent": 0, "label": [0, 1, 1, 0, 0, 0, 0]})
+    sentences = pd.DataFrame({"response_id": "r", "sentence_index": [0, 1], "coverage": [0.0, 1.0],
+                              "best_chunk_overlap": [0.0, 1.0], "novel_count": [2, 0], "bm25_max": 0.0,
+                              "tfidf_max": 0.0, "numeric_mismatch": [1, 0], "entity_mismatch": 0,
+                              "n_tokens": [3, 2]})
+    return tokens, sentences
+
+
+def test_token_features_stay_inside_their_sentence():
+    tokens, sentences = _hand_made()
+    x = token_features(tokens, sentences, np.array([0.9, 0.1]))
+    assert not x.isna().any().any()
+    assert x.loc[4, "novelty_window1"] == 0.0          # 'b': its left neighbour '.' ends sentence 0
+    assert x.loc[0, "novelty_window1"] == 1.0          # 'a': only 'X' on its right
+    assert x.loc[1, "novel_run"] == 2 and x.loc[0, "novel_run"] == 2   # 'a X Y': function word joins the run
+    assert x.loc[1, "clause_novel_share"] == 1.0 and x.loc[5, "clause_novel_share"] == 0.0
+    assert x["sentence_risk"].tolist() == [0.9] * 4 + [0.1] * 3
+    assert x.loc[2, "mismatch"] == 1.0 and x["position"].between(0, 1).all()
+
+
+def test_token_detector_learns_words_and_is_deterministic(tables):
+    train, test = tables["train"], tables["test"]
+    risks = []
+    for _ in range(2):
+        det = make_detector("EvidenceChain_Token", 17, max_iter=50).fit(train.sentences, train.tokens)
+        sentence = det.score_sentences(test.sentences)
+        risks.append(det.score_tokens(test.tokens, test.sentences, sentence))
+    assert np.array_equal(risks[0], risks[1])
+    risk = risks[0]
+    assert risk.min() >= 0 and risk.max() <= 1
+    assert (risk[test.tokens["is_punct"].to_numpy() > 0] == 0).all()
+    words = test.tokens["is_punct"].to_numpy() == 0
+    labels = test.tokens["label"].to_numpy()[words]
+    assert risk[words][labels == 1].mean() > risk[words][labels == 0].mean() + 0.3
+
+
+def test_token_detector_needs_word_labels(tables):
+    with pytest.raises(ValueError, match="needs word labels"):
+        make_detector("EvidenceChain_Token").fit(tables["train"].sentences, None)
+
+
+def test_runner_skips_it_with_the_reason_for_response_only_fit_corpora(tmp_path):
+    ragtruth = FIXTURES / "ragtruth" / "valid"
+    config = config_from_dict({
+        "name": "token-skip", "output_dir": str(tmp_path / "out"), "cache_dir": "",
+        "corpora": {"halueval": {"format": "halueval", "path": str(FIXTURES / "halueval"), "subsets": ["qa"]},
+                    "mine": {"format": "ragtruth", "response_jsonl": str(ragtruth / "response.jsonl"),
+                             "source_info_jsonl": str(ragtruth / "source_info.jsonl"), "quality": [],
+                             "test_only": True}},
+        "evaluations": [{"fit": "halueval", "test": ["mine"]}],
+        "features": {"pipeline": "blank"},
+        "detectors": {"names": ["Lexical", "EvidenceChain_Token"], "primary": "EvidenceChain_Token"},
+    }, "token-skip.toml")
+    out = run(config, progress=False)
+    units = pd.read_csv(out / "units.csv")
+    assert "EvidenceChain_Token: not fitted, halueval has no word labels" in units["skipped"].iloc[0]
+    assert set(pd.read_csv(out / "metrics.csv")["method"]) >= {"Lexical"}
+    assert "EvidenceChain_Token" not in set(pd.read_csv(out / "metrics.csv")["method"])
