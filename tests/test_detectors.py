@@ -24,6 +24,7 @@ def _sentences(n: int = 60, seed: int = 0) -> pd.DataFrame:
         "tfidf_max": np.where(label, 0.3, 0.8),
         "numeric_mismatch": label.astype(int),
         "entity_mismatch": 0,
+        "n_tokens": 12,
         "temperature": 0.7,
         "model": ["gpt-4-0613", "llama-2-7b-chat"] * (n // 2),
         "task_type": "QA",
@@ -35,15 +36,17 @@ def _sentences(n: int = 60, seed: int = 0) -> pd.DataFrame:
 @pytest.mark.parametrize("name", sorted(DETECTORS))
 def test_every_detector_has_the_same_interface(name):
     s = _sentences()
-    det = make_detector(name, random_state=3).fit(s)
+    tokens = pd.DataFrame({"response_id": ["r0"] * 3, "sentence_index": [0, 0, 0],
+                           "novelty": [0, 1, 0], "number_absent": [0, 1, 0], "is_stop": [1, 0, 0],
+                           "entity_absent": [0, 0, 0], "is_punct": [0, 0, 1], "label": [0, 1, 0]})
+    det = make_detector(name, random_state=3)
+    det = det.fit(s, tokens) if det.needs_tokens else det.fit(s)
     risk = det.score_sentences(s)
     assert risk.shape == (len(s),)
     assert np.all((risk >= 0) & (risk <= 1))
     assert binary_metrics(s.label, risk, 0.5)["roc_auc"] > 0.8
-    tokens = pd.DataFrame({"response_id": ["r0"] * 3, "sentence_index": [0, 0, 0],
-                           "novelty": [0, 1, 0], "number_absent": [0, 1, 0],
-                           "entity_absent": [0, 0, 0], "is_punct": [0, 0, 1]})
-    assert det.score_tokens(tokens, s, risk).shape == (3,)
+    token_risk = det.score_tokens(tokens, s, risk)
+    assert token_risk.shape == (3,) and np.all((token_risk >= 0) & (token_risk <= 1))
 
 
 def test_supervised_detectors_are_seeded():

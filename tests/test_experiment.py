@@ -201,7 +201,7 @@ def test_configuration_errors_come_before_any_work(tmp_path):
         "bm25_k1 = 1.5": ('bm25_k1 = "1.5"', "bm25_k1"),
         "ablation = true": ('ablation = "no"', "expected bool"),
         "n_estimators = 300": ("n_estimatorz = 300", "did you mean 'n_estimators'"),
-        '"EvidenceChain_RF"]': ('"EvidenceChain_RX"]', "did you mean 'EvidenceChain_RF'"),
+        '"EvidenceChain_Token"]': ('"EvidenceChain_Tokn"]', "did you mean 'EvidenceChain_Token'"),
     }
     for old, (new, message) in cases.items():
         path = tmp_path / "bad.toml"
