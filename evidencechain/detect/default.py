@@ -1,0 +1,223 @@
+"""The default model: built on first use from the seeded audit corpus, cached by content hash.
+
+Recipe (`RECIPE`): the audit corpus of seed 17 (generated in memory, nothing downloaded),
+split by source into train / calibration / test (`split_corpus`, 20% of the train sources for
+calibration, seed 17); every detector fitted on the train split with the metadata feature group
+off (generator name, temperature and source collection describe a corpus, not an answer's
+support, and do not transfer); thresholds on the calibration split. The detector a `detect`
+reports is chosen on the calibration split too (`choose_detector`). The audit test split is
+scored once for the model card (`card.json`): a synthetic test bed, not a benchmark.
+
+Why built and not shipped: the model is a pickle of scikit-learn estimators (about 2.4 MB),
+which is neither portable across scikit-learn versions nor reviewable; the recipe is
+deterministic and takes about 15-30 s on 2 cores, so every install builds its own copy.
+
+Cache: `cache_dir()/models/default-<key>/`, where `cache_dir()` is `$EVIDENCECHAIN_CACHE_DIR`,
+else `$XDG_CACHE_HOME/evidencechain`, else `~/.cache/evidencechain`, and `<key>` is a hash of
+the package version, the recipe, the package's code (`source_digest`), the spaCy pipeline and the numpy /
+scikit-learn versions: a change to any of them builds a new model beside the old one. The parse cache of `detect`
+lives in the same directory (`parse.sqlite`), never in the current directory.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..errors import ModelError, OutputError
+from ._light import one_openmp_thread
+
+RECIPE = {
+    "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
+    "calibration_fraction": 0.2, "split_seed": 17,
+    "detectors": ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
+                  "EvidenceChain_Token"],
+    "groups": ["lexical", "retrieval", "mismatch"],
+    "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
+    "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
+    "selection": "selection-v1",
+}
+SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
+              "EvidenceChain_Token")
+"""Detectors from the simplest (no fitted parameter) to the most complex; ties go to the first."""
+TIE = 0.01
+SELECTION_RULE = (f"highest mean of response F1 and span F1 on the calibration split (the output gives "
+                  f"both a verdict and spans); detectors within {TIE} of the best count as tied and "
+                  f"the simplest wins (order: {', '.join(SIMPLICITY)})")
+CARD = "card.json"
+
+
+def cache_dir() -> Path:
+    """The user cache directory of evidencechain (created on demand, never the current directory)."""
+    for env, sub in (("EVIDENCECHAIN_CACHE_DIR", ""), ("XDG_CACHE_HOME", "evidencechain")):
+        value = os.environ.get(env, "").strip()
+        if value:
+            return Path(value).expanduser() / sub if sub else Path(value).expanduser()
+    return Path.home() / ".cache" / "evidencechain"
+
+
+def model_key(pipeline_name: str) -> str:
+    import numpy
+    import sklearn
+
+    from .. import __version__
+    from ..model import FEATURE_SCHEMA
+
+    blob = json.dumps({"evidencechain": __version__, "feature_schema": FEATURE_SCHEMA, "recipe": RECIPE,
+                       "code": source_digest(), "spacy_pipeline": pipeline_name, "numpy": numpy.__version__,
+                       "scikit-learn": sklearn.__version__}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@functools.cache
+def source_digest() -> str:
+    """sha256 of the package's code and data files (report/ aside): an edited detector or
+    feature builds a new default model instead of reusing one fitted by the old code."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for file in sorted(package.rglob("*")):
+        rel = file.relative_to(package)
+        if file.is_file() and rel.parts[0] != "report" and "__pycache__" not in rel.parts \
+                and file.suffix in (".py", ".toml", ".md", ".json", ".csv", ".txt", ".html"):
+            digest.update(rel.as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def default_model_dir(pipeline: str = "auto", root: str | Path | None = None) -> Path:
+    from ..text.parse import pipeline_name
+
+    return Path(root or cache_dir()) / "models" / f"default-{model_key(pipeline_name(pipeline))}"
+
+
+def ensure_default_model(pipeline: str = "auto", root: str | Path | None = None, quiet: bool = False) -> Path:
+    """The directory of the default model, built first if absent (one line on stderr while it is).
+
+    Concurrent first uses build it once (a lock file); a damaged cached copy is rebuilt.
+    """
+    target = default_model_dir(pipeline, root)
+    if _complete(target):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _lock(target.parent / f".{target.name}.lock"):
+        if _complete(target):
+            return target
+        if not quiet:
+            print(f"evidencechain: building the default model (first use only, about 30 s): fitting the "
+                  f"detectors on the seeded audit corpus into {target}", file=sys.stderr, flush=True)
+        t0 = time.perf_counter()
+        stage = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
+        try:
+            build_default_model(stage, pipeline)
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(stage, target)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+        if not quiet:
+            print(f"evidencechain: default model built in {time.perf_counter() - t0:.1f} s "
+                  f"(cached; later runs load it)", file=sys.stderr, flush=True)
+    return target
+
+
+def _complete(path: Path) -> bool:
+    return (path / "model.json").is_file() and (path / CARD).is_file()
+
+
+@contextlib.contextmanager
+def _lock(path: Path):
+    try:
+        handle = open(path, "a+")
+    except OSError as exc:
+        raise OutputError(f"cannot write to the cache directory {path.parent}: {exc.strerror} "
+                          f"(set EVIDENCECHAIN_CACHE_DIR to a writable directory)") from exc
+    with handle:
+        try:
+            import fcntl
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            pass
+        yield
+
+
+def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
+    """Fit the default model into `out` (model.pkl, model.json with checksums, card.json)."""
+    from ..data.audit import generate_audit_corpus
+    from ..data.splits import split_corpus
+    from ..features import FeatureConfig
+    from ..model import EvidenceChain
+    from ..text.parse import ParseCache, pipeline_name
+
+    t0 = time.perf_counter()
+    r = RECIPE
+    corpus = generate_audit_corpus(r["seed"], r["scale"])
+    parts = split_corpus(corpus, r["calibration_fraction"], r["split_seed"])
+    groups = tuple(r["groups"])
+    params = {"EvidenceChain_LR": {"groups": groups}, "EvidenceChain_Token": {"groups": groups},
+              "EvidenceChain_RF": {"groups": groups, **r["random_forest"]}}
+    model = EvidenceChain(tuple(r["detectors"]), "EvidenceChain_RF", FeatureConfig(pipeline=pipeline),
+                          r["random_state"], r["response_aggregation"], params, ParseCache(None),
+                          threshold_metric=r["threshold_metric"])
+    with one_openmp_thread():
+        model.fit(parts["train"], parts["calibration"], progress=False)
+        calibration = _level_metrics(model, parts["calibration"])
+        chosen = choose_detector(calibration)
+        model.primary = chosen
+        test = _level_metrics(model, parts["test"])
+    card = {
+        "name": "default", "key": model_key(pipeline_name(pipeline)), "recipe": RECIPE,
+        "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,
+        "calibration_metrics": calibration, "audit_test_metrics": test,
+        "answers": {k: len(v.responses) for k, v in parts.items()},
+        "learned_checker": "absent: this version has no learned checker (evidencechain.checker); "
+                           "the feature detectors are used",
+        "note": "metrics on the synthetic audit corpus (a test bed, not a benchmark); see the README "
+                "for measured results on real data",
+        "build_seconds": round(time.perf_counter() - t0, 1),
+    }
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / CARD).write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    model.save(out)  # checksums in model.json cover card.json too
+    return out
+
+
+def _level_metrics(model, corpus) -> dict[str, dict[str, float]]:
+    """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split."""
+    from ..metrics import binary_metrics
+    from .results import results_from_scored, span_f1
+
+    scored = model.score(corpus, progress=False)
+    out = {}
+    for name in model.detector_names:
+        resp = binary_metrics(scored.responses["label"], scored.responses[f"risk_{name}"],
+                              model.thresholds[name]["response"])
+        results = results_from_scored(model, name, corpus, scored)
+        out[name] = {"response_f1": round(resp["f1"], 4),
+                     "span_f1": round(span_f1(corpus, results), 4)}
+    return out
+
+
+def choose_detector(metrics: dict[str, dict[str, float]]) -> str:
+    """The detector `detect` reports, by `SELECTION_RULE` on calibration metrics."""
+    score = {n: (m["response_f1"] + m["span_f1"]) / 2 for n, m in metrics.items()}
+    best = max(score.values())
+    return next(n for n in SIMPLICITY if n in score and score[n] >= best - TIE - 1e-12)
+
+
+def read_card(model_dir: str | Path) -> dict:
+    """card.json of a default model ({} for other models)."""
+    file = Path(model_dir) / CARD
+    if not file.is_file():
+        return {}
+    try:
+        card = json.loads(file.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{file} is damaged ({exc}); delete {Path(model_dir)} to rebuild it") from exc
+    return card if isinstance(card, dict) else {}
