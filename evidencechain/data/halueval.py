@@ -23,16 +23,15 @@ under `../shared/data/halueval/`); the upstream uncompressed names (`{subset}_da
 """
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
 from ..io import stable_hash
-from .ragtruth import DataValidationError, Problem, _Collector, check_values, decode_line
+from .plain import read_jsonl
+from .ragtruth import DataValidationError, Problem, _Collector
 from .records import Corpus, Response, Source
 
 SUBSETS = ("qa", "dialogue", "summarization")
@@ -89,19 +88,6 @@ def halueval_available(path: str | Path, subsets: Iterable[str] = SUBSETS) -> bo
     return True
 
 
-def _rows(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
-    """(line number, JSON object) of each readable line; every problem recorded in `out`."""
-    opener = gzip.open if path.name.endswith(".gz") else open
-    try:
-        with opener(path, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                row = decode_line(raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw, number, out)
-                if row is not None and check_values(row, number, out):
-                    yield number, row
-    except (OSError, EOFError, zlib.error) as exc:  # zlib.error: damaged gzip data
-        out.add(0, "-", f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
-
-
 def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str]]], Counter]:
     """Valid records as (line number, row); malformed lines raise one DataValidationError
     naming every file:line:field; records with an empty answer or identical answers are
@@ -111,7 +97,7 @@ def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str
     problems = out.problems
     records: list[tuple[int, dict[str, str]]] = []
     dropped: Counter = Counter()
-    for number, row in _rows(path, out):
+    for number, row in read_jsonl(path, out):
         bad = False
         for key in spec.fields:
             if key not in row:
