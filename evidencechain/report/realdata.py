@@ -109,17 +109,18 @@ def abstract_sentence(values: dict) -> str:
     """The abstract's real-data sentence, from the values the section found (or a plain note)."""
     parts = []
     if "real.ragtruth_qa.response_f1" in values:
-        parts.append(f"on real RAGTruth QA answers scored once, response-level F1 "
-                     f"{values['real.ragtruth_qa.response_f1']:.3f} against {values['real.ragtruth_qa.floor']:.3f} "
-                     f"for flagging everything and span-level F1 {values['real.ragtruth_qa.span_f1']:.3f}")
+        parts.append(f"response-level F1 {values['real.ragtruth_qa.response_f1']:.3f} on real RAGTruth QA "
+                     f"answers ({values['real.ragtruth_qa.floor']:.3f} for flagging every answer) and "
+                     f"span-level F1 {values['real.ragtruth_qa.span_f1']:.3f}")
     if "real.summedits.mean" in values:
-        parts.append(f"on SummEdits a mean balanced accuracy of {values['real.summedits.mean']:.3f} "
+        parts.append(f"a mean balanced accuracy of {values['real.summedits.mean']:.3f} on SummEdits "
                      "(QAFactEval 0.674, GPT-4 0.832)")
     if "real.cliff.word_f1" in values:
-        parts.append(f"on CLIFF summaries word-level F1 {values['real.cliff.word_f1']:.3f}")
+        parts.append(f"word-level F1 {values['real.cliff.word_f1']:.3f} on CLIFF summaries")
     if not parts:
         return "No real-data benchmark was included in this build."
-    return "On real data, fitted and calibrated elsewhere, the best detectors reach " + "; ".join(parts) + "."
+    return ("On real data, with detectors fitted on other corpora or domains and thresholds fixed before "
+            "each test set was scored once, the best detectors reach " + "; ".join(parts) + ".")
 
 
 def headline(values: dict) -> pd.DataFrame:
