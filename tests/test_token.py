@@ -92,3 +92,18 @@ def test_runner_skips_it_with_the_reason_for_response_only_fit_corpora(tmp_path)
     assert "EvidenceChain_Token: not fitted, halueval has no word labels" in units["skipped"].iloc[0]
     assert set(pd.read_csv(out / "metrics.csv")["method"]) >= {"Lexical"}
     assert "EvidenceChain_Token" not in set(pd.read_csv(out / "metrics.csv")["method"])
+
+
+def test_a_model_calibrated_on_response_labels_says_why_it_gives_no_spans():
+    from evidencechain.data.halueval import load_halueval_corpus
+    from evidencechain.data.records import Source
+    from evidencechain.model import EvidenceChain
+
+    corpus = load_halueval_corpus(FIXTURES / "halueval", subsets=["qa"])
+    parts = split_corpus(corpus, 0.3, 17)
+    model = EvidenceChain(("Lexical", "EvidenceChain_LR"), "EvidenceChain_LR",
+                          FeatureConfig(pipeline="blank")).fit(parts["train"], parts["calibration"], progress=False)
+    assert "word" not in model.thresholds["EvidenceChain_LR"]
+    source = Source("s", "QA", "MARCO", {"question": "When?", "passages": "It opened in 1987."}, "Answer.")
+    result = model.predict("It opened in 1991.", source)
+    assert result.spans == [] and "no word-level threshold" in result.note
