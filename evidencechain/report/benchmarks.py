@@ -219,8 +219,10 @@ def transfer_figure(run: Run):
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
         for ax, (frame, title) in zip(axes, panels):
             values = frame.to_numpy(dtype=float)
-            image = ax.imshow(values, cmap="RdBu_r", norm=TwoSlopeNorm(vcenter=0.5, vmin=0.2, vmax=1.0),
-                              aspect="auto")
+            cmap = plt.get_cmap("RdBu_r").copy()
+            cmap.set_bad("#d9d9d9")  # not measured: grey, never the white of chance
+            image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap,
+                              norm=TwoSlopeNorm(vcenter=0.5, vmin=0.2, vmax=1.0), aspect="auto")
             ax.set_xticks(range(frame.shape[1]), frame.columns, rotation=35, ha="right")
             ax.set_yticks(range(frame.shape[0]), frame.index)
             for i in range(values.shape[0]):
@@ -231,7 +233,7 @@ def transfer_figure(run: Run):
             ax.set_title(f"{title} of {run.primary}")
             ax.set_xlabel("scored corpus (test split)")
             ax.set_ylabel("fitted on")
-        fig.colorbar(image, ax=axes, shrink=0.8, label="white = 0.5 (chance)")
+        fig.colorbar(image, ax=axes, shrink=0.8, label="white = 0.5 (chance); grey = not measured")
     return fig
 
 
