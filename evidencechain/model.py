@@ -19,10 +19,10 @@ import pandas as pd
 from . import __version__
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.ragtruth import MAX_RESPONSE_CHARS
+from .data.ragtruth import check_answer_text
 from .data.records import Corpus, Response, Source, did_you_mean
 from .detectors import DETECTORS, THRESHOLD_RULES, Detector, choose_threshold, make_detector
-from .errors import ConfigError, InputError, ModelError
+from .errors import ConfigError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
@@ -439,11 +439,4 @@ def _check_predict_args(response, source, model, temperature) -> None:
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
             or not np.isfinite(temperature):
         raise ConfigError(f"temperature must be a finite number, got {temperature!r}")
-    if len(response) > MAX_RESPONSE_CHARS:
-        raise InputError(f"response: {len(response):,} characters; answers are limited to "
-                         f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
-    try:
-        response.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"response: text cannot be encoded as UTF-8: lone surrogate "
-                         f"{response[exc.start]!r} at character {exc.start}") from None
+    check_answer_text(response, "response")

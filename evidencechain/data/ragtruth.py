@@ -29,6 +29,19 @@ from .records import (
 
 MAX_PROBLEMS = 50
 MAX_RESPONSE_CHARS = 1_000_000
+
+
+def check_answer_text(text: str, where: str) -> None:
+    """An answer given in code (API, detect records) is scorable: within MAX_RESPONSE_CHARS and
+    writable as UTF-8; otherwise an InputError naming `where` and the field."""
+    if len(text) > MAX_RESPONSE_CHARS:
+        raise InputError(f"{where}: {len(text):,} characters; answers are limited to "
+                         f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"{where}: text cannot be encoded as UTF-8: lone surrogate "
+                         f"{text[exc.start]!r} at character {exc.start}") from None
 """Longest answer accepted (spaCy's default max_length); a longer 'answer' is a damaged row."""
 MAX_EVIDENCE_CHARS = 20_000_000
 """Most characters of text in one source's `source_info` (long evidence is parsed in pieces)."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..data.plain import _source, load_plain
-from ..data.ragtruth import MAX_RESPONSE_CHARS, DataValidationError
+from ..data.ragtruth import DataValidationError, check_answer_text
 from ..data.records import Corpus, Response
 from ..errors import ConfigError, InputError
 
@@ -45,13 +45,7 @@ def _check_record(record: Mapping, where: str) -> tuple[str | list[str], str | N
     if not isinstance(answer, str):
         raise InputError(f"{where}: field 'answer': expected a string, got "
                          f"{'nothing' if answer is None else type(answer).__name__}")
-    if len(answer) > MAX_RESPONSE_CHARS:
-        raise InputError(f"{where}: field 'answer': {len(answer):,} characters; the limit is "
-                         f"{MAX_RESPONSE_CHARS:,}")
-    try:
-        answer.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"{where}: field 'answer': lone surrogate at character {exc.start}") from None
+    check_answer_text(answer, f"{where}: field 'answer'")
     if question is not None and not isinstance(question, str):
         raise InputError(f"{where}: field 'question': expected a string, got {type(question).__name__}")
     rid = record.get("id")
