@@ -13,6 +13,7 @@ export MPLBACKEND := Agg
 AUDIT := data/audit/response.jsonl data/audit/source_info.jsonl data/audit/README.md
 AUDIT_RUN := results/audit/run.json
 HALUEVAL_RUN := results/halueval/run.json
+CHECKER := results/checker/card.json
 BENCHMARKS := ragtruth_qa summedits cliff halueval transfer
 BENCHMARK_RUNS := $(foreach b,$(BENCHMARKS),results/$(b)/run.json)
 BENCHMARK_DONE := $(foreach b,$(BENCHMARKS),paper/tables/.$(b).done)
@@ -30,7 +31,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -91,8 +92,17 @@ $(AUDIT_RUN): $(AUDIT) experiments/audit.toml $(EXPERIMENT_SOURCES) | $(VENV)/.i
 
 experiment: $(AUDIT_RUN) ## run the audit experiment (results/audit)
 
+# The learned checker: trained once (cached by an input hash), used by the benchmark configs.
+CHECKER_SOURCES := $(wildcard evidencechain/checker/*.py evidencechain/checker/data/*.toml)
+$(CHECKER): experiments/checker.toml $(AUDIT) $(CHECKER_SOURCES) | $(VENV)/.neural
+	@echo "==> training the support checker into results/checker (about 30 min on 2 CPU cores; GPU if present)"
+	$(EC) checker train --config experiments/checker.toml --seed $(SEED)
+	touch $@
+
+checker: $(CHECKER) ## train the learned support checker (MiniLM; results/checker with its model card)
+
 # Real-data benchmarks: one config each, one runner; tables and figures come from the saved CSVs.
-results/%/run.json: experiments/%.toml $(AUDIT) $(EXPERIMENT_SOURCES) | $(VENV)/.neural
+results/%/run.json: experiments/%.toml $(AUDIT) $(CHECKER) $(EXPERIMENT_SOURCES) | $(VENV)/.neural
 	@echo "==> running experiments/$*.toml into results/$*"
 	$(EC) run --config $< --seed $(SEED)
 

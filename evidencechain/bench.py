@@ -57,11 +57,42 @@ def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
     }
 
 
+def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) -> list[tuple[str, float]]:
+    """Sentence-window pairs per second of the trained checker (fp32, int8 on CPU; the GPU when
+    present), on audit answer sentences against their best source windows."""
+    from .checker.infer import CheckerScorer, throughput
+    from .checker.windows import candidate_windows, split_sentences
+    from .data.ragtruth import load_ragtruth
+    from .text.chunks import build_evidence
+
+    corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
+    premises, claims = [], []
+    for r in corpus.responses:
+        evidence = split_sentences(build_evidence(corpus.source_of(r)).text)
+        for sentence in split_sentences(r.response):
+            premises.append(candidate_windows(evidence, sentence, 1, 110)[0])
+            claims.append(sentence)
+        if len(claims) >= n:
+            break
+    premises, claims = premises[:n], claims[:n]
+    rows = []
+    for device, quantize in (("cpu", "none"), ("cpu", "int8"), ("cuda", "none")):
+        try:
+            scorer = CheckerScorer.load(model_dir, device=device, quantize=quantize)
+        except Exception as exc:  # a device or quantization this machine lacks: say so
+            rows.append((f"{device} {quantize}: unavailable ({str(exc).splitlines()[0][:80]})", float("nan")))
+            continue
+        rows.append((f"{device} {'fp32' if quantize == 'none' else quantize}", throughput(scorer, premises, claims)))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="experiments/audit.toml")
     parser.add_argument("--scales", type=int, nargs="+", default=[1, 10])
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--checker", default="results/checker",
+                        help="trained checker to time (skipped, with the reason, when absent)")
     parser.add_argument("--single", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.single:
@@ -92,6 +123,17 @@ def main(argv: list[str] | None = None) -> int:
               + "".join(f"{r['stages'].get(s, 0.0):>10.1f}" for s in STAGES)
               + f"{r['experiment_seconds']:>10.1f}{r['score_responses_per_s']:>14.0f}{r['peak_rss_mb']:>10.0f}")
     print("targets (2 cores): audit experiment < 60 s; scoring >= 100 responses/s once parsed")
+    from .features.checker import checker_absent_reason
+
+    absent = checker_absent_reason(args.checker)
+    if absent:
+        print(f"checker throughput: skipped, the checker is {absent}")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        write_audit_corpus(Path(tmp), seed=args.seed)
+        for label, rate in checker_throughput(args.checker, Path(tmp)):
+            print(f"checker {label:<52}" + (f"{rate:>8.1f} pairs/s" if rate == rate else ""))
+    print("checker targets: >= 40 pairs/s on 2 CPU cores; >= 2,000 pairs/s on one H100")
     return 0
 
 

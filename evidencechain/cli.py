@@ -19,7 +19,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
 
-commands: data check, data audit, run, detect, report
+commands: data check, data audit, run, checker train, detect, report
 (stage timings: python -m evidencechain.bench, or make bench)"""
 MODEL_HELP = """a run's model directory (RUN_DIR/model). It holds a Python pickle: loading it runs
 code, so use only models from a trusted source (checksums in model.json detect damage and
@@ -99,6 +99,24 @@ def _corpus_lines(run_json) -> list[str]:
     return lines
 
 
+def _checker_train(args: argparse.Namespace) -> int:
+    from .checker.config import load_checker_config
+    from .checker.pipeline import read_card, train_checker
+
+    config = load_checker_config(args.config)
+    if args.seed is not None:
+        config.seed = args.seed
+    out, trained = train_checker(config, args.out, progress=not args.quiet, force=args.force)
+    card = read_card(out) or {}
+    m = card.get("metrics", {})
+    state = "trained" if trained else "up to date (same inputs hash; --force retrains)"
+    print(f"checker {state}: {out}")
+    print(f"  {card.get('pairs', {}).get('train')} training pairs; validation balanced accuracy "
+          f"{m.get('validation_balanced_accuracy') or float('nan'):.3f}; device {m.get('device')}; "
+          f"{m.get('wall_seconds', 0) / 60:.1f} min")
+    return 0
+
+
 def _detect(args: argparse.Namespace) -> int:
     from .detect.command import run_detect
 
@@ -166,6 +184,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--limit", type=POSITIVE, help="HaluEval: records per subset (quick runs)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     run.set_defaults(func=_run)
+
+    checker = sub.add_parser("checker", help="train the learned support checker (MiniLM, the neural extra)")
+    checker_sub = checker.add_subparsers(dest="checker_command", required=True)
+    train = checker_sub.add_parser("train", help="build the training pairs and train (cached by input hash)")
+    train.add_argument("--config", default="experiments/checker.toml")
+    train.add_argument("--out", help="model directory (overrides the config's output_dir)")
+    train.add_argument("--seed", type=SEED, help="override the config's seed")
+    train.add_argument("--force", action="store_true", help="train even when the model is up to date")
+    train.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    train.set_defaults(func=_checker_train)
 
     detect = sub.add_parser(
         "detect", help="check answers against their evidence: spans, verdicts, evidence (JSONL, HTML)",

@@ -248,6 +248,10 @@ FEATURE_RANGES = {"bm25_k1": (0.0, None), "bm25_b": (0.0, 1.0), "bm25_delta": (0
 
 
 def _check_features(features: FeatureConfig, where: str) -> None:
+    if features.checker_quantize not in ("none", "int8"):
+        raise ConfigError(f"{where} checker_quantize: expected 'none' or 'int8', got {features.checker_quantize!r}")
+    if features.checker_windows < 1:
+        raise ConfigError(f"{where} checker_windows: must be positive, got {features.checker_windows!r}")
     for key, (lo, hi) in FEATURE_RANGES.items():
         value = getattr(features, key)
         if not lo <= value or (hi is not None and value > hi) or (key == "bm25_k1" and value == 0):

@@ -83,6 +83,7 @@ def components(config: ExperimentConfig, model: EvidenceChain) -> dict:
                            ("absent: not configured" if not config.features.embedding_model
                             else "absent"),
         "nli_model": "absent: no NLI weights installed (NLI_Rules used instead)",
+        "checker": model.extractor.checker_status if model.extractor else "absent: not configured",
     }
 
 

@@ -30,6 +30,7 @@ from .errors import InputError
 from .evaluate import level_frames, span_table
 from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
+from .features.checker import checker_absent_reason
 from .features.retrieval import tfidf_columns
 from .io import check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
@@ -165,6 +166,8 @@ def detector_params(config: ExperimentConfig, unit: Unit) -> dict:
         groups = tuple(p.get("groups") or DETECTORS[name].default_groups)
         if config.features.embedding_model and "neural" not in groups:
             groups += ("neural",)
+        if checker_absent_reason(config.features.checker) is None and "checker" not in groups:
+            groups += ("checker",)
         if unit.cross and not config.evaluation.cross_corpus_metadata:
             groups = tuple(g for g in groups if g != "metadata")
         p["groups"] = groups
@@ -177,6 +180,10 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
     names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].needs_tokens)
     dropped = [f"{n}: not fitted, {fit.name} has no word labels" for n in config.detectors.names
                if n not in names]
+    absent = checker_absent_reason(config.features.checker)
+    if absent:
+        dropped += [f"{n}: not scored, the learned checker is {absent}" for n in names if DETECTORS[n].needs_checker]
+        names = tuple(n for n in names if not DETECTORS[n].needs_checker)
     primary = config.detectors.primary
     if primary not in names:
         supervised = [n for n in names if DETECTORS[n].supervised]

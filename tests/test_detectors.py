@@ -40,6 +40,10 @@ def test_every_detector_has_the_same_interface(name):
                            "novelty": [0, 1, 0], "number_absent": [0, 1, 0], "is_stop": [1, 0, 0],
                            "entity_absent": [0, 0, 0], "is_punct": [0, 0, 1], "label": [0, 1, 0]})
     det = make_detector(name, random_state=3)
+    if det.needs_checker:  # the learned checker's columns, here a stand-in that tracks coverage
+        s = s.assign(nli_support=s["coverage"], nli_conflict=0.0, nli_baseless=1 - s["coverage"],
+                     nli_conflict_max=0.0)
+        tokens = tokens.assign(nli_token=[0.1, 0.9, 0.0])
     det = det.fit(s, tokens) if det.needs_tokens else det.fit(s)
     risk = det.score_sentences(s)
     assert risk.shape == (len(s),)

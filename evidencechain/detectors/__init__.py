@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from .base import Detector
 from .baselines import BM25, TFIDF, Lexical, NLIRules
+from .nli import EvidenceChainNLI
 from .supervised import EvidenceChainLR, EvidenceChainRF
 from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
 from .token import EvidenceChainToken
 
 DETECTORS: dict[str, type[Detector]] = {
-    cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken)
+    cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
+                               EvidenceChainNLI)
 }
 
 
@@ -28,6 +30,7 @@ __all__ = [
     "TFIDF",
     "Detector",
     "EvidenceChainLR",
+    "EvidenceChainNLI",
     "EvidenceChainRF",
     "EvidenceChainToken",
     "Lexical",

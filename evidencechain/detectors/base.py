@@ -19,6 +19,8 @@ class Detector:
     supervised: bool = False
     needs_tokens: bool = False
     """True for detectors fitted on word labels: `fit(sentences, tokens)`."""
+    needs_checker: bool = False
+    """True for detectors that read the learned checker's columns (skipped, with the reason, without it)."""
 
     def fit(self, sentences: pd.DataFrame) -> Detector:
         return self

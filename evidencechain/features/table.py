@@ -24,9 +24,10 @@ NUMERIC_FEATURES = {
     "metadata": ["temperature"],
     "neural": ["embedding_max"],
     "response": RESPONSE_FEATURES,
+    "checker": ["nli_support", "nli_conflict", "nli_baseless", "nli_conflict_max"],
 }
 CATEGORICAL_FEATURES = {"metadata": ["model", "task_type", "source_collection"]}
-FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response")
+FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response", "checker")
 STATUS_SCORED = "scored"
 STATUS_EMPTY = "empty: nothing to check"
 """Status of an answer without sentences: kept with risk 0 and prediction 0 (it asserts nothing)."""
@@ -76,16 +77,27 @@ class FeatureConfig:
     """Local path or installed package of a sentence-transformers model; None skips it."""
     response_features: bool = False
     """Add the response-level columns of `features.response` (group 'response')."""
+    checker: str | None = None
+    """Model directory of a trained checker (`make checker`: results/checker); None skips it. A
+    configured but missing or unloadable checker is skipped too, and run.json says why."""
+    checker_windows: int = 2
+    checker_quantize: str = "none"
+    """none | int8 (dynamic quantization of the checker's linear layers, CPU)."""
 
 
 class FeatureExtractor:
     """Computes the feature tables; `fit` learns the TF-IDF vocabulary from training text only."""
+
+    checker = None
+    checker_status = "absent: not configured"
 
     def __init__(self, config: FeatureConfig | None = None, cache: ParseCache | None = None):
         self.config = config or FeatureConfig()
         self.cache = cache
         self.vectorizer = None
         self.embedder = None
+        self.checker = None
+        self.checker_status = "absent: not configured"
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -105,7 +117,13 @@ class FeatureExtractor:
         if self.config.embedding_model:
             from .neural import EmbeddingScorer
             self.embedder = EmbeddingScorer.load(self.config.embedding_model)
+        self._load_checker()
         return self
+
+    def _load_checker(self) -> None:
+        from .checker import load_checker_features
+
+        self.checker, self.checker_status = load_checker_features(self.config)
 
     def preparse(self, corpus: Corpus, progress: bool = True) -> None:
         """Parse every text of the corpus into the cache (so `transform` only computes features)."""
@@ -145,6 +163,8 @@ class FeatureExtractor:
             else:
                 sentences["embedding_max"] = np.zeros(0)
         tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
+        if self.checker is not None:
+            self.checker.add(sentences, tokens if with_tokens else None, indices, self.cache, progress)
         return FeatureTables(sentences, tokens, indices,
                              {r.id: d for r, d in zip(corpus.responses, parsed)},
                              response_table(corpus, sentences))

@@ -17,6 +17,9 @@ from ..wordlevel import sentence_risk_per_token, token_evidence
 
 SENTENCE_COLUMNS = ("coverage", "best_chunk_overlap", "novel_count", "bm25_max", "tfidf_max",
                     "numeric_mismatch", "entity_mismatch", "n_tokens")
+CHECKER_SENTENCE_COLUMNS = ("nli_support", "nli_conflict", "nli_baseless")
+"""With the learned checker present: its token score (and that of the neighbours) and its
+sentence verdict join the features."""
 WINDOWS = (1, 2, 3)
 
 
@@ -66,4 +69,11 @@ def token_features(tokens: pd.DataFrame, sentences: pd.DataFrame, sentence_risk:
         out[f"sentence_{col}"] = pd.Series(sentences[col].to_numpy(float), index=key).reindex(tok_key) \
             .fillna(0.0).to_numpy()
     out["sentence_risk"] = sentence_risk_per_token(tokens, sentences, sentence_risk)
+    if "nli_token" in tokens and "nli_support" in sentences:
+        out["nli_token"] = tokens["nli_token"].to_numpy(float)
+        groups = pd.Series(out["nli_token"], index=tokens.index).groupby(sentence, sort=False)
+        out["nli_token_window1"] = _window_mean(groups, 1)
+        for col in CHECKER_SENTENCE_COLUMNS:
+            out[f"sentence_{col}"] = pd.Series(sentences[col].to_numpy(float), index=key).reindex(tok_key) \
+                .fillna(0.0).to_numpy()
     return pd.DataFrame(out, index=tokens.index)

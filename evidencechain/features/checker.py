@@ -1,0 +1,162 @@
+"""The learned checker as a feature family: each answer sentence against its best windows of
+its own source (see `checker.settings.InferSettings` for the aggregation).
+
+Sentence columns: `nli_support`, `nli_conflict`, `nli_baseless` (the verdict of the window
+that supports the sentence best), `nli_conflict_max` (the highest conflict over the windows)
+and `nli_window` (the window's text). Token column: `nli_token`, the token head's probability
+that the word is unsupported (the highest over the word pieces inside the token), from the
+same window. Scores are cached by (model, window, sentence) in the parse cache.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..checker.settings import InferSettings
+from ..checker.windows import candidate_windows
+from ..text.parse import ParseCache
+from .evidence import EvidenceIndex
+
+CHECKER_COLUMNS = ["nli_support", "nli_conflict", "nli_baseless", "nli_conflict_max"]
+TOKEN_COLUMN = "nli_token"
+MODEL_FILE = "checker.json"
+
+
+def model_key(path: str | Path) -> str:
+    """Identity of a trained checker: the hash of its checker.json (which holds the weights' sha256)."""
+    return hashlib.sha256((Path(path) / MODEL_FILE).read_bytes()).hexdigest()[:32]
+
+
+class CheckerFeatures:
+    def __init__(self, path: str | Path, settings: InferSettings | None = None, device: str = "auto"):
+        from ..checker.infer import CheckerScorer
+
+        self.path = Path(path)
+        self.settings = settings or InferSettings()
+        self.key = model_key(self.path)
+        self.scorer = CheckerScorer.load(self.path, device=device, quantize=self.settings.quantize,
+                                         batch_size=self.settings.batch_size)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["scorer"] = None
+        return state
+
+    def __setstate__(self, state):
+        from ..checker.infer import CheckerScorer
+
+        self.__dict__.update(state)
+        self.scorer = CheckerScorer.load(self.path, quantize=self.settings.quantize,
+                                         batch_size=self.settings.batch_size)
+
+    def describe(self) -> str:
+        s = self.settings
+        return (f"learned checker {self.path} ({self.scorer.describe()}); best of {s.windows} windows of "
+                f"<= {s.max_premise_words} words per sentence")
+
+    def _cache_key(self, premise: str, claim: str) -> str:
+        text = f"checker\0{self.key}\0{self.settings.quantize}\0{self.scorer.describe()}\0{premise}\0{claim}"
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def score_pairs(self, premises: list[str], claims: list[str], cache: ParseCache | None,
+                    progress: bool = False) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(probs[3], piece offsets, piece probs) per pair, computed once per (model, pair)."""
+        keys = [self._cache_key(p, c) for p, c in zip(premises, claims)]
+        found = cache.get_many(list(dict.fromkeys(keys))) if cache is not None else {}
+        todo = {k: i for i, k in enumerate(keys) if k not in found}
+        if todo:
+            idx = list(todo.values())
+            scores = self.scorer.score([premises[i] for i in idx], [claims[i] for i in idx], progress=progress)
+            fresh = {}
+            for j, (k, _) in enumerate(todo.items()):
+                offsets, probs = scores.token_spans[j]
+                fresh[k] = (np.asarray(scores.probs[j], dtype=np.float32), np.asarray(offsets, dtype=np.int32),
+                            np.asarray(probs, dtype=np.float32))
+            if cache is not None:
+                cache.put_many(fresh)
+            found = {**found, **fresh}
+        return [found[k] for k in keys]
+
+    def add(self, sentences: pd.DataFrame, tokens: pd.DataFrame | None, indices: dict[str, EvidenceIndex],
+            cache: ParseCache | None, progress: bool = False) -> None:
+        owners, premises, claims = [], [], []
+        for row, (sid, text) in enumerate(zip(sentences["source_id"], sentences["text"])):
+            evidence = indices[sid].parsed
+            source_sentences = [evidence.text[a:b] for a, b in evidence.sentences] or [evidence.text]
+            for window in candidate_windows(source_sentences, text, self.settings.windows,
+                                            self.settings.max_premise_words):
+                owners.append(row)
+                premises.append(window)
+                claims.append(text)
+        scored = self.score_pairs(premises, claims, cache, progress)
+        n = len(sentences)
+        best = np.full(n, -1)
+        support = np.full(n, -1.0)
+        conflict_max = np.zeros(n)
+        for k, (row, (probs, _, _)) in enumerate(zip(owners, scored)):
+            conflict_max[row] = max(conflict_max[row], float(probs[1]))
+            if probs[0] > support[row]:
+                support[row], best[row] = float(probs[0]), k
+        verdict = np.array([scored[k][0] if k >= 0 else np.array([1.0, 0.0, 0.0]) for k in best]).reshape(n, 3)
+        sentences["nli_support"] = verdict[:, 0]
+        sentences["nli_conflict"] = verdict[:, 1]
+        sentences["nli_baseless"] = verdict[:, 2]
+        sentences["nli_conflict_max"] = conflict_max
+        sentences["nli_window"] = [premises[k] if k >= 0 else "" for k in best]
+        if tokens is not None and len(tokens):
+            tokens[TOKEN_COLUMN] = token_column(tokens, sentences, [scored[k] if k >= 0 else None for k in best])
+
+
+def token_column(tokens: pd.DataFrame, sentences: pd.DataFrame, scored: list) -> np.ndarray:
+    """Each token's highest word-piece probability (pieces mapped by character offsets)."""
+    out = np.zeros(len(tokens))
+    position = {(r, s): i for i, (r, s) in enumerate(zip(sentences["response_id"], sentences["sentence_index"]))}
+    starts = sentences["start"].to_numpy()
+    groups = tokens.groupby(["response_id", "sentence_index"], sort=False).indices
+    t_start, t_end = tokens["start"].to_numpy(), tokens["end"].to_numpy()
+    for key, rows in groups.items():
+        i = position.get(key)
+        if i is None or scored[i] is None:
+            continue
+        _, offsets, probs = scored[i]
+        if not len(probs):
+            continue
+        a = offsets[:, 0] + starts[i]
+        b = offsets[:, 1] + starts[i]
+        hit = (a[None, :] < t_end[rows, None]) & (b[None, :] > t_start[rows, None])
+        out[rows] = np.where(hit, probs[None, :], 0.0).max(axis=1)
+    return out
+
+
+
+
+def checker_absent_reason(path: str | None) -> str | None:
+    """Why the configured checker cannot be used (None: it can)."""
+    if not path:
+        return "absent: not configured"
+    if not (Path(path) / MODEL_FILE).is_file():
+        return f"absent: no trained checker at {path} (make checker)"
+    try:
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError:
+        return "absent: torch / transformers not installed (pip install -e '.[neural]')"
+    return None
+
+
+def load_checker_features(config) -> tuple[CheckerFeatures | None, str]:
+    """(features or None, status line for run.json) from a FeatureConfig."""
+    from .neural import NeuralUnavailable
+
+    reason = checker_absent_reason(config.checker)
+    if reason:
+        return None, reason
+    settings = InferSettings(windows=config.checker_windows, quantize=config.checker_quantize)
+    try:
+        features = CheckerFeatures(config.checker, settings)
+    except NeuralUnavailable as exc:
+        return None, f"absent: {exc}"
+    return features, f"present: {features.describe()}"
