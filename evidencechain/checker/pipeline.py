@@ -129,9 +129,10 @@ def model_card_markdown(card: dict, mix) -> str:
              f"{card['pairs']['train']} training and {card['pairs']['validation']} validation pairs "
              "(validation split by document, never straddling).", "",
              "| source | label | pairs |", "|---|---|--:|"]
-    for r in mix.to_dict("records"):
-        if "label" in r and "source" in r:
-            lines.append(f"| {r['source']} | {r['label']} | {r.get('pairs', r.get('count', ''))} |")
+    for (source, label), n in mix.groupby(["source", "label"])["pairs"].sum().items():
+        lines.append(f"| {source} | {label} | {n} |")
+    lines += ["", "Kinds (perturbation types and real labels): "
+              + ", ".join(f"{k} {n}" for k, n in mix.groupby("kind")["pairs"].sum().items()) + "."]
     lines += ["", "## Training", "",
               f"- device: {m.get('device')}; wall time {m.get('wall_seconds', 0) / 60:.1f} min; "
               f"{m.get('steps')} steps; {m.get('pairs_per_second', 0):.1f} pairs/s",
