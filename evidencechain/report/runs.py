@@ -80,12 +80,21 @@ class Run:
     def has_word_labels(self) -> bool:
         return self.has("tokens") and self.has("metrics_word")
 
+    def _configured(self) -> list[str]:
+        """The config's detectors less those skipped for want of the learned checker."""
+        names = list(self.meta.get("config", {}).get("detectors", {}).get("names") or [])
+        if str(self.meta.get("components", {}).get("checker", "absent")).startswith("absent"):
+            from ..detectors import DETECTORS
+
+            names = [n for n in names if not getattr(DETECTORS.get(n), "needs_checker", False)]
+        return names
+
     @property
     def methods(self) -> list[str]:
-        """Detectors in the order of the run's config."""
-        names = self.meta.get("config", {}).get("detectors", {}).get("names")
+        """Detectors in the order of the run's config (those it could score)."""
+        names = self._configured()
         if names:
-            return list(names)
+            return names
         return list(self.table("metrics_sentence")["method"])
 
     @property
@@ -115,7 +124,7 @@ class Run:
                 raise MissingResultError(f"{self.path / name} is missing (run.json lists it as an output)")
         for file in sorted(self.path.glob("*.csv")):
             self.table(file.stem, required=False)
-        names = self.meta.get("config", {}).get("detectors", {}).get("names") or []
+        names = self._configured()
         for level in LEVELS:
             frame = self.table(f"metrics_{level}", required=False)
             missing = [m for m in names if frame is not None and m not in set(frame["method"])]
