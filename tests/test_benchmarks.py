@@ -43,6 +43,7 @@ def _small(name: str, audit_dir: Path, tmp: Path, limit: int = 40):
     config = load_config(ROOT / "experiments" / f"{name}.toml")
     config.cache_dir = str(tmp / "cache")
     config.features.pipeline = "blank"
+    config.features.checker = None  # the same runs whether or not `make checker` has run here
     for corpus in config.corpora.values():
         if corpus.format == "ragtruth" and "audit" in corpus.response_jsonl:
             corpus.response_jsonl = str(audit_dir / "response.jsonl")
