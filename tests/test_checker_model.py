@@ -254,3 +254,35 @@ def test_model_settings_are_the_shared_dataclass():
 
     assert checker_model.ModelSettings is shared.ModelSettings
     assert checker_train.TrainSettings is shared.TrainSettings
+
+
+def test_a_run_with_the_checker_reports_its_rows_and_columns(reference, tmp_path):
+    """End to end: a trained (tiny) checker feeds the feature family, EvidenceChain_NLI and run.json."""
+    import json
+
+    import pandas as pd
+
+    from evidencechain.config import load_config, revalidate
+    from evidencechain.data.audit import write_audit_corpus
+    from evidencechain.runner import run
+
+    model_dir, _ = reference
+    corpus = tmp_path / "audit"
+    write_audit_corpus(corpus, seed=17)
+    config = load_config("experiments/audit.toml")
+    config.cache_dir = str(tmp_path / "cache")
+    config.features.pipeline = "blank"
+    config.features.checker = str(model_dir)
+    config.corpora["audit"].response_jsonl = str(corpus / "response.jsonl")
+    config.corpora["audit"].source_info_jsonl = str(corpus / "source_info.jsonl")
+    config.detectors.names = ["Lexical", "EvidenceChain_LR", "EvidenceChain_NLI"]
+    config.detectors.primary = "EvidenceChain_LR"
+    config.detectors.params = {}
+    config.evaluation.ablation = False
+    out = run(revalidate(config), tmp_path / "out", progress=False)
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["components"]["checker"].startswith("present: learned checker")
+    metrics = pd.read_csv(out / "metrics.csv")
+    assert {"sentence", "response", "word"} <= set(metrics.loc[metrics["method"] == "EvidenceChain_NLI", "level"])
+    sentences = pd.read_csv(out / "sentences.csv")
+    assert sentences["nli_support"].between(0, 1).all() and (sentences["nli_window"].str.len() > 0).any()
