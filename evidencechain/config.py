@@ -364,18 +364,22 @@ def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
     return config
 
 
-def load_config(path: str | Path) -> ExperimentConfig:
-    """Read and validate an experiment TOML file (every error names the file and key)."""
+def read_toml(path: str | Path, what: str = "experiment config") -> dict:
+    """A TOML file as a dict; a missing or malformed file is one ConfigError naming it."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text("utf-8"))
+        return tomllib.loads(path.read_text("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"experiment config not found: {path}") from None
+        raise ConfigError(f"{what} not found: {path}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    return config_from_dict(raw, str(path))
+
+
+def load_config(path: str | Path) -> ExperimentConfig:
+    """Read and validate an experiment TOML file (every error names the file and key)."""
+    return config_from_dict(read_toml(path), str(path))
 
 
 def revalidate(config: ExperimentConfig) -> ExperimentConfig:

@@ -3,12 +3,11 @@ experiment configs: unknown keys, types and ranges are errors naming the file an
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import _suggest, build_section
+from ..config import _suggest, build_section, read_toml
 from ..errors import ConfigError
 from .settings import RECIPE_SOURCES, DataSettings, ModelSettings, TrainSettings
 
@@ -90,11 +89,4 @@ def checker_config_from_dict(raw: dict[str, Any], where: str = "<checker config>
 
 
 def load_checker_config(path: str | Path) -> CheckerConfig:
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"checker config not found: {path}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    return checker_config_from_dict(raw, str(path))
+    return checker_config_from_dict(read_toml(path, "checker config"), str(path))
