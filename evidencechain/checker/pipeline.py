@@ -44,7 +44,7 @@ def read_card(model_dir: str | Path) -> dict | None:
         raise ResultError(f"{path}: damaged model card ({exc})") from None
 
 
-def build_training_data(config: CheckerConfig, progress: bool = True) -> tuple[list[Pair], list[Pair]]:
+def build_training_data(config: CheckerConfig) -> tuple[list[Pair], list[Pair]]:
     from .pairs import build_pairs, split_by_group
 
     pairs = build_pairs(config.data.recipe, config.seed, _paths(config))
@@ -67,7 +67,7 @@ def train_checker(config: CheckerConfig, out: str | Path | None = None, progress
 
     out = Path(out or config.output_dir)
     t0 = time.perf_counter()
-    train_pairs, validation = build_training_data(config, progress)
+    train_pairs, validation = build_training_data(config)
     if not train_pairs or not validation:
         raise ResultError(f"checker data: {len(train_pairs)} training and {len(validation)} validation pairs; "
                           "the recipe yields too little data (check [data] paths and [data.recipe])")

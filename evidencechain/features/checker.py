@@ -10,6 +10,7 @@ same window. Scores are cached by (model, window, sentence) in the parse cache.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -83,10 +84,12 @@ class CheckerFeatures:
     def add(self, sentences: pd.DataFrame, tokens: pd.DataFrame | None, indices: dict[str, EvidenceIndex],
             cache: ParseCache | None, progress: bool = False) -> None:
         owners, premises, claims = [], [], []
+        split: dict[str, list[str]] = {}
         for row, (sid, text) in enumerate(zip(sentences["source_id"], sentences["text"])):
-            evidence = indices[sid].parsed
-            source_sentences = [evidence.text[a:b] for a, b in evidence.sentences] or [evidence.text]
-            for window in candidate_windows(source_sentences, text, self.settings.windows,
+            if sid not in split:
+                evidence = indices[sid].parsed
+                split[sid] = [evidence.text[a:b] for a, b in evidence.sentences] or [evidence.text]
+            for window in candidate_windows(split[sid], text, self.settings.windows,
                                             self.settings.max_premise_words):
                 owners.append(row)
                 premises.append(window)
@@ -154,9 +157,16 @@ def load_checker_features(config) -> tuple[CheckerFeatures | None, str]:
     reason = checker_absent_reason(config.checker)
     if reason:
         return None, reason
-    settings = InferSettings(windows=config.checker_windows, quantize=config.checker_quantize)
     try:
-        features = CheckerFeatures(config.checker, settings)
+        features = _loaded(str(config.checker), model_key(config.checker), config.checker_windows,
+                           config.checker_quantize)
     except NeuralUnavailable as exc:
         return None, f"absent: {exc}"
     return features, f"present: {features.describe()}"
+
+
+@lru_cache(maxsize=2)
+def _loaded(path: str, key: str, windows: int, quantize: str) -> CheckerFeatures:
+    """One loaded checker per (model, settings) in a process: every extractor of a run shares it
+    (`key` changes when the model directory is retrained)."""
+    return CheckerFeatures(path, InferSettings(windows=windows, quantize=quantize))

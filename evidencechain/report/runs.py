@@ -81,13 +81,11 @@ class Run:
         return self.has("tokens") and self.has("metrics_word")
 
     def _configured(self) -> list[str]:
-        """The config's detectors less those skipped for want of the learned checker."""
+        """The config's detectors that the detailed unit fitted (run.json `thresholds`): a
+        detector the runner skipped, with its reason in units.csv, has no rows to expect."""
         names = list(self.meta.get("config", {}).get("detectors", {}).get("names") or [])
-        if str(self.meta.get("components", {}).get("checker", "absent")).startswith("absent"):
-            from ..detectors import DETECTORS
-
-            names = [n for n in names if not getattr(DETECTORS.get(n), "needs_checker", False)]
-        return names
+        fitted = self.meta.get("thresholds")
+        return [n for n in names if n in fitted] if isinstance(fitted, dict) and fitted else names
 
     @property
     def methods(self) -> list[str]:
