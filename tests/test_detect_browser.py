@@ -49,10 +49,13 @@ def browser():
 def report(tmp_path_factory, browser):
     root = default_cache(tmp_path_factory)
     out = tmp_path_factory.mktemp("report") / "report.html"
+    # a long unbroken input path is shown in the header: the phone layout must wrap it
+    answers = tmp_path_factory.mktemp("a_long_directory_name_without_any_break_" * 3) / "my_answers.jsonl"
+    shutil.copyfile(EXAMPLES, answers)
     old = os.environ.get("EVIDENCECHAIN_CACHE_DIR")
     os.environ["EVIDENCECHAIN_CACHE_DIR"] = str(root)
     try:
-        code, _, err = run_cli(["detect", str(EXAMPLES), "--html", str(out), "-q"])
+        code, _, err = run_cli(["detect", str(answers), "--html", str(out), "-q"])
     finally:
         if old is None:
             del os.environ["EVIDENCECHAIN_CACHE_DIR"]
