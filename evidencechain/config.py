@@ -53,6 +53,9 @@ class CorpusConfig:
     test_fraction: float = field(default=0.3, metadata=_range(0.0, 1.0, hi_open=True))
     calibration_fraction: float = field(default=0.2, metadata=_range(0.0, 1.0, hi_open=True))
     """Share of train sources carved out for calibration (seeded, by source_id)."""
+    train_from_calibration: float = field(default=0.0, metadata=_range(0.0, 1.0, hi_open=True))
+    """Share of the sources of a predefined calibration split (CLIFF `val`) moved to train, so
+    that a detector can be fitted on one part and calibrated on the other (seeded, by source_id)."""
     test_only: bool = False
     """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
 

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .data.records import Corpus
-from .metrics import METRIC_COLUMNS, binary_metrics, span_metrics
+from .metrics import METRIC_COLUMNS, binary_metrics, span_metrics, span_recall_by_type
 from .model import ScoredTables
 
 
@@ -15,7 +15,8 @@ def _metric_rows(frame: pd.DataFrame, methods: list[str], thresholds: dict, leve
     for name in methods:
         if level not in thresholds[name] or f"risk_{name}" not in frame:
             continue
-        m = binary_metrics(frame["label"], frame[f"risk_{name}"], thresholds[name][level])
+        m = binary_metrics(frame["label"], frame[f"risk_{name}"], thresholds[name][level],
+                           frame.get(f"pred_{name}"))
         rows.append({**(extra or {}), "method": name, **m})
     return rows
 
@@ -55,6 +56,16 @@ def span_table(scored: ScoredTables, corpus: Corpus, methods: list[str]) -> pd.D
         rows.append({"method": name, **span_metrics(gold, scored.features.parsed, tokens,
                                                     tokens[f"pred_{name}"].to_numpy() > 0)})
     return pd.DataFrame(rows)
+
+
+def span_type_table(scored: ScoredTables, corpus: Corpus, methods: list[str]) -> pd.DataFrame:
+    """Recall of gold spans by label type (e.g. Evident Conflict, Subtle Baseless Info) per method."""
+    tokens = scored.tokens
+    gold = {r.id: (r.response, [(lab.start, lab.end, lab.label_type) for lab in r.labels])
+            for r in corpus.responses}
+    rows = [{"method": name, **r} for name in methods if f"pred_{name}" in tokens
+            for r in span_recall_by_type(gold, scored.features.parsed, tokens, tokens[f"pred_{name}"].to_numpy() > 0)]
+    return pd.DataFrame(rows, columns=["method", "label_type", "gold_spans", "gold_chars", "overlap_chars", "recall"])
 
 
 def dataset_tables(parts: dict[str, tuple[str, ScoredTables | None]], described: list[Corpus]
@@ -119,10 +130,14 @@ def runtime_class(seconds: float) -> str:
     return ">= 1 h"
 
 
-def thresholds_table(thresholds: dict) -> pd.DataFrame:
-    rows = [{"method": m, "level": level, "threshold": t}
+def thresholds_table(thresholds: dict, span_rules: dict | None = None) -> pd.DataFrame:
+    """One row per detector and level; the word level carries its span rule (gap, dropping)."""
+    rules = span_rules or {}
+    rows = [{"method": m, "level": level, "threshold": t,
+             "span_gap": rules[m]["gap"] if level == "word" and m in rules else np.nan,
+             "span_drop_stopword_only": rules[m]["drop_function_only"] if level == "word" and m in rules else np.nan}
             for m, levels in thresholds.items() for level, t in sorted(levels.items())]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["method", "level", "threshold", "span_gap", "span_drop_stopword_only"])
 
 
 def ensure_numeric(frame: pd.DataFrame) -> pd.DataFrame:

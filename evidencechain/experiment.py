@@ -141,7 +141,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
              "test": (unit.test, scored)}
     described = [corpora[unit.test].corpus]
     results.update(dataset_tables(parts, described))
-    results["thresholds"] = thresholds_table(model.thresholds)
+    results["thresholds"] = thresholds_table(model.thresholds, model.span_rules)
     results["runtime"] = pd.DataFrame([{
         "method": n,
         "training": f"train split of {unit.fit}" if DETECTORS[n].supervised else "none",

@@ -12,14 +12,15 @@ METRIC_COLUMNS = ["precision", "recall", "f1", "accuracy", "roc_auc", "pr_auc", 
                   "n", "positives"]
 
 
-def binary_metrics(y_true, scores, threshold: float) -> dict[str, float]:
-    """P/R/F1/accuracy at `threshold` (positive when score >= threshold) plus ROC-AUC and PR-AUC.
+def binary_metrics(y_true, scores, threshold: float, predicted=None) -> dict[str, float]:
+    """P/R/F1/accuracy at `threshold` (positive when score >= threshold, or the given
+    `predicted` decisions, e.g. words after the span rule) plus ROC-AUC and PR-AUC.
 
     ROC-AUC and PR-AUC are NaN when only one class is present.
     """
     y = np.asarray(y_true).astype(int)
     s = np.asarray(scores, dtype=float)
-    pred = s >= threshold
+    pred = s >= threshold if predicted is None else np.asarray(predicted).astype(bool)
     tp = int((pred & (y == 1)).sum())
     fp = int((pred & (y == 0)).sum())
     fn = int((~pred & (y == 1)).sum())
@@ -69,3 +70,31 @@ def span_metrics(responses: dict[str, tuple[str, list[tuple[int, int]]]],
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1,
             "predicted_chars": pred_chars, "gold_chars": gold_chars, "overlap_chars": overlap}
+
+
+def _predicted_chars(text: str, doc: ParsedText, token_index: np.ndarray, flags: np.ndarray) -> set[int]:
+    mask = np.zeros(len(doc), dtype=bool)
+    mask[token_index] = flags
+    return set().union(*[_nonspace(text, a, b) for a, b, _ in tokens_to_spans(doc, mask)])
+
+
+def span_recall_by_type(responses: dict[str, tuple[str, list[tuple[int, int, str]]]],
+                        parsed: dict[str, ParsedText], tokens: pd.DataFrame, predicted: np.ndarray
+                        ) -> list[dict]:
+    """Character recall of the gold spans of each label type (predictions carry no type, so
+    precision is not split); `responses` maps response_id to (text, [(start, end, type)])."""
+    pred = np.asarray(predicted, dtype=bool)
+    totals: dict[str, list[int]] = {}
+    for rid, rows in tokens.groupby("response_id", sort=False).indices.items():
+        text, gold = responses[rid]
+        if not gold:
+            continue
+        p = _predicted_chars(text, parsed[rid], tokens["token_index"].to_numpy()[rows], pred[rows])
+        for a, b, kind in gold:
+            g = _nonspace(text, a, b)
+            t = totals.setdefault(kind, [0, 0, 0])
+            t[0] += 1
+            t[1] += len(g)
+            t[2] += len(g & p)
+    return [{"label_type": k, "gold_spans": n, "gold_chars": c, "overlap_chars": o,
+             "recall": o / c if c else float("nan")} for k, (n, c, o) in sorted(totals.items())]

@@ -29,6 +29,7 @@ from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
 from .text.parse import ParseCache
 from .text.spans import tokens_to_spans
+from .wordlevel import choose_span_rule, refine_word_mask
 
 ALL_DETECTORS = tuple(DETECTORS)
 DEFAULT_DETECTORS = tuple(n for n in DETECTORS if not DETECTORS[n].needs_tokens)
@@ -104,6 +105,8 @@ class EvidenceChain:
         self.extractor: FeatureExtractor | None = None
         self.detectors: dict[str, Detector] = {}
         self.thresholds: dict[str, dict[str, float]] = {}
+        self.span_rules: dict[str, dict] = {}
+        """Per detector, the span rule (`wordlevel.refine_word_mask`) chosen on calibration words."""
         self.timings: dict[str, float] = {}
         """Seconds each detector spent fitting and scoring (not part of any CSV)."""
 
@@ -135,6 +138,7 @@ class EvidenceChain:
     def calibrate(self, calibration: FeatureTables, span_labels: bool = True) -> EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
         self.thresholds = {}
+        self.span_rules = {}
         self.aggregations = self._choose_aggregations(calibration)
         scored = self._score_tables(calibration, with_predictions=False)
         for name in self.detector_names:
@@ -147,6 +151,8 @@ class EvidenceChain:
             if span_labels and len(scored.tokens):
                 words = scored.tokens[scored.tokens["is_punct"] == 0]
                 levels["word"] = choose_threshold(words["label"], words[f"risk_{name}"], self.threshold_metric)
+                self.span_rules[name] = choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(),
+                                                         levels["word"])
             self.thresholds[name] = levels
         return self
 
@@ -205,8 +211,9 @@ class EvidenceChain:
                 responses[f"pred_{name}"] = ((responses[f"risk_{name}"] >= cut["response"])
                                              & has_sentences).astype(np.int8)
                 if len(tokens) and "word" in cut:
-                    tokens[f"pred_{name}"] = ((tokens[f"risk_{name}"] >= cut["word"])
-                                              & (tokens["is_punct"] == 0)).astype(np.int8)
+                    rule = self.span_rules.get(name, {"gap": 0, "drop_function_only": False})
+                    tokens[f"pred_{name}"] = refine_word_mask(
+                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule).astype(np.int8)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         return ScoredTables(sentences, tokens, responses, tables)
 
@@ -378,7 +385,9 @@ def _unpickle_model(file: Path) -> EvidenceChain:
                          f"incompatible evidencechain version: refit the model") from exc
     if not isinstance(model, EvidenceChain):
         raise ModelError(f"{file} holds a {type(model).__name__}, not an EvidenceChain model")
+    model.__dict__.setdefault("span_rules", {})  # saved before span rules existed: words as flagged
     return model
+
 
 def _response_frame(sentences: pd.DataFrame) -> pd.DataFrame:
     first = sentences.groupby("response_id", sort=False).agg(

@@ -27,7 +27,7 @@ from .detectors import DETECTORS, choose_threshold
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
-from .evaluate import level_frames, span_table
+from .evaluate import level_frames, span_table, span_type_table
 from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.checker import checker_absent_reason
@@ -36,6 +36,7 @@ from .io import check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .shift import feature_shift
+from .wordlevel import mean_run_words
 from .text.parse import ParseCache
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,8 @@ UNIT_COLUMNS = ["unit", "fit", "calibrated_on", "test", "subset"]
 GRID_COLUMNS = [*UNIT_COLUMNS, "relevance", "selection", "aggregation", "checker", "status", "mean_selected",
                 *METRIC_COLUMNS, "calibration_roc_auc", "method"]
 LONG_COLUMNS = [*UNIT_COLUMNS, "level", "method", "family", "aggregation", *METRIC_COLUMNS,
-                "balanced_accuracy", "flagged_share", "flagged_share_calibration", "calibration_roc_auc"]
+                "balanced_accuracy", "flagged_share", "flagged_share_calibration", "calibration_roc_auc",
+                "span_rule", "span_words", "span_words_calibration", "span_words_gold", "span_words_gold_calibration"]
 
 
 @dataclass
@@ -205,6 +207,13 @@ def _flagged(scores, threshold: float) -> float:
     return float((s >= threshold).mean()) if len(s) else float("nan")
 
 
+def _flagged_share(frame: pd.DataFrame, name: str, threshold: float) -> float:
+    """Share of `frame` flagged by `name`: its decisions (words after the span rule) when present."""
+    if f"pred_{name}" in frame and len(frame):
+        return float(frame[f"pred_{name}"].mean())
+    return _flagged(frame[f"risk_{name}"], threshold)
+
+
 def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_corpus,
                  skipped: dict[str, str] | None = None) -> list[dict]:
     """Long-format rows: every level with labels on both the calibration and test side
@@ -212,10 +221,17 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
     rows = []
     if "word" in model.thresholds[model.primary] and len(scored.tokens):
         span = span_table(scored, test_corpus, list(model.detector_names))
+        lengths = {"span_words_gold": mean_run_words(scored.tokens, scored.tokens["label"] > 0),
+                   "span_words_gold_calibration": mean_run_words(calibration.tokens, calibration.tokens["label"] > 0)}
         for r in span.to_dict("records"):
-            rows.append({**unit.row(), "level": "span", "family": _family(model, r["method"]), "aggregation": "",
+            name = r["method"]
+            rows.append({**unit.row(), "level": "span", "family": _family(model, name), "aggregation": "",
                          **{k: v for k, v in r.items() if k in ("method", "precision", "recall", "f1")},
-                         "threshold": model.thresholds[r["method"]]["word"], "n": r["gold_chars"]})
+                         "threshold": model.thresholds[name]["word"], "n": r["gold_chars"],
+                         "span_rule": _span_rule(model, name), **lengths,
+                         "span_words": mean_run_words(scored.tokens, scored.tokens[f"pred_{name}"] > 0),
+                         "span_words_calibration": mean_run_words(calibration.tokens,
+                                                                  calibration.tokens[f"pred_{name}"] > 0)})
     cal_frames, test_frames = level_frames(calibration), level_frames(scored)
     for level, frame in test_frames.items():
         cal = cal_frames.get(level)
@@ -226,14 +242,14 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
             if cut is None:
                 continue
             col = f"risk_{name}"
-            m = binary_metrics(frame["label"], frame[col], cut)
-            cal_m = binary_metrics(cal["label"], cal[col], cut)
+            m = binary_metrics(frame["label"], frame[col], cut, frame.get(f"pred_{name}"))
+            cal_m = binary_metrics(cal["label"], cal[col], cut, cal.get(f"pred_{name}"))
             rows.append({**unit.row(), "level": level, "method": name,
                          "family": _family(model, name),
                          "aggregation": model.aggregation_of(name) if level == "response" else "",
                          **m, "balanced_accuracy": balanced_accuracy(frame["label"], frame[col], cut),
-                         "flagged_share": _flagged(frame[col], cut),
-                         "flagged_share_calibration": _flagged(cal[col], cut),
+                         "flagged_share": _flagged_share(frame, name, cut),
+                         "flagged_share_calibration": _flagged_share(cal, name, cut),
                          "calibration_roc_auc": cal_m["roc_auc"]})
         if level in ("response", "word"):
             ones = np.ones(len(frame))
@@ -242,6 +258,11 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
                          "balanced_accuracy": 0.5, "flagged_share": 1.0, "flagged_share_calibration": 1.0,
                          "calibration_roc_auc": float("nan")})
     return rows
+
+
+def _span_rule(model: EvidenceChain, name: str) -> str:
+    rule = model.span_rules.get(name, {})
+    return f"gap {rule.get('gap', 0)}" + (", drop stop-word-only spans" if rule.get("drop_function_only") else "")
 
 
 def _family(model: EvidenceChain, name: str) -> str:
@@ -305,7 +326,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
     store = TableStore(config, cache, progress, watch)
     family = _provenance_family(config, cache, progress)
     fitted: dict[tuple, dict] = {}
-    long_rows, unit_rows, shifts, grid, comps, scores, details = [], [], [], [], [], [], None
+    long_rows, unit_rows, shifts, grid, comps, scores, span_types, details = [], [], [], [], [], [], [], None
     for k, unit in enumerate(tqdm(units, desc="evaluations", disable=not progress or len(units) < 2, unit="unit")):
         log.info("unit %s", unit.label)
         extractor = store.extractor(corpora[unit.fit], unit.fit_ids)
@@ -328,10 +349,13 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
             model.calibrate(calibration, span_labels="word" not in skipped)
         with watch("score"):
             scored = model.score_tables(test)  # the test split is scored exactly once
-            cal_scored = model._score_tables(calibration, with_predictions=False)
+            cal_scored = model._score_tables(calibration, with_predictions=True)
         test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids))
         with watch("evaluate"):
             long_rows += unit_metrics(unit, model, cal_scored, scored, test_corpus, skipped)
+            if "word" in model.thresholds[model.primary] and len(scored.tokens):
+                span_types += [{**unit.row(), **r} for r in
+                               span_type_table(scored, test_corpus, list(model.detector_names)).to_dict("records")]
         labels_cal = cal_scored.responses.set_index("response_id")["label"]
         labels_test = scored.responses.set_index("response_id")["label"]
         results = []
@@ -363,6 +387,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         write_csv(pd.DataFrame(shifts, columns=[*UNIT_COLUMNS, "feature", "kind", "detail", "share"]),
                   stage / "feature_shift.csv")
         write_csv(pd.concat(scores, ignore_index=True), stage / "response_scores.csv")
+        if span_types:
+            write_csv(pd.DataFrame(span_types), stage / "metrics_span_by_type.csv")
         if family is not None:
             write_csv(pd.DataFrame(grid).reindex(columns=GRID_COLUMNS), stage / "provenance_grid.csv")
             write_csv(pd.DataFrame(comps).drop_duplicates(ignore_index=True), stage / "provenance_components.csv")

@@ -43,3 +43,79 @@ def sentence_risk_per_token(tokens: pd.DataFrame, sentences: pd.DataFrame,
 def token_risk(tokens: pd.DataFrame, sentences: pd.DataFrame, sentence_risk: np.ndarray) -> np.ndarray:
     per_token = sentence_risk_per_token(tokens, sentences, sentence_risk)
     return per_token * (FLOOR + (1.0 - FLOOR) * token_evidence(tokens))
+
+
+SPAN_GAPS = (0, 1, 2, 3)
+"""Candidate widths (in function words) of the gaps a span may bridge; chosen on calibration."""
+
+
+def refine_word_mask(tokens: pd.DataFrame, mask: np.ndarray, gap: int, drop_function_only: bool) -> np.ndarray:
+    """The span rule applied to flagged words, within each sentence.
+
+    Up to `gap` unflagged function words (stop words; punctuation is always crossed) between
+    two flagged words are flagged too, so a clause becomes one span; with `drop_function_only`,
+    a run of flagged words made of stop words only is unflagged. Punctuation is never flagged.
+    """
+    mask = np.asarray(mask, dtype=bool).copy()
+    if not len(tokens):
+        return mask
+    punct = tokens["is_punct"].to_numpy() > 0
+    if gap == 0 and not drop_function_only:
+        return mask & ~punct
+    function = (tokens["is_stop"].to_numpy() > 0) | punct
+    keys = tokens.groupby(["response_id", "sentence_index"], sort=False).indices
+    for rows in keys.values():
+        rows = rows[np.argsort(tokens["token_index"].to_numpy()[rows], kind="stable")]
+        flagged = rows[mask[rows]]
+        if not len(flagged):
+            continue
+        pos = {r: k for k, r in enumerate(rows)}
+        if gap:
+            for a, b in zip(flagged[:-1], flagged[1:]):
+                between = rows[pos[a] + 1:pos[b]]
+                words = between[~punct[between]]
+                if len(words) <= gap and function[between].all():
+                    mask[words] = True
+        if drop_function_only:
+            run: list[int] = []
+            for r in [*rows, None]:
+                if r is not None and (mask[r] or (punct[r] and run)):
+                    run.append(r)
+                    continue
+                words = [x for x in run if mask[x] and not punct[x]]
+                if words and function[words].all():
+                    mask[words] = False
+                run = []
+    mask[punct] = False
+    return mask
+
+
+def choose_span_rule(tokens: pd.DataFrame, risk: np.ndarray, threshold: float) -> dict:
+    """The span rule with the best word F1 on (calibration) tokens at `threshold`; ties go to
+    the simpler rule (smaller gap, no dropping)."""
+    words = tokens["is_punct"].to_numpy() == 0
+    y = tokens["label"].to_numpy()[words] > 0
+    raw = np.asarray(risk, dtype=float) >= threshold
+    best, best_f1 = {"gap": 0, "drop_function_only": False}, -1.0
+    for drop in (False, True):
+        for gap in SPAN_GAPS:
+            pred = refine_word_mask(tokens, raw, gap, drop)[words]
+            tp = float((pred & y).sum())
+            f1 = 2 * tp / (pred.sum() + y.sum()) if pred.sum() + y.sum() else 0.0
+            if f1 > best_f1 + 1e-12:
+                best, best_f1 = {"gap": gap, "drop_function_only": drop}, f1
+    return best
+
+
+def mean_run_words(tokens: pd.DataFrame, mask) -> float:
+    """Mean length in words of the runs of flagged words (a span; punctuation does not break
+    a run, a sentence end does); NaN when nothing is flagged."""
+    words = tokens["is_punct"].to_numpy() == 0
+    frame = tokens.loc[words, ["response_id", "sentence_index", "token_index"]].assign(
+        flag=np.asarray(mask, dtype=bool)[words])
+    frame = frame.sort_values(["response_id", "sentence_index", "token_index"], kind="stable")
+    flag = frame["flag"].to_numpy()
+    same = ((frame["response_id"] == frame["response_id"].shift()) &
+            (frame["sentence_index"] == frame["sentence_index"].shift())).to_numpy()
+    starts = flag & ~(np.roll(flag, 1) & same)
+    return float(flag.sum() / starts.sum()) if starts.sum() else float("nan")

@@ -143,6 +143,12 @@ def test_cliff_mapping_and_span_counting(tmp_path):
     src = corpus.sources["cliff-xsum-1"]
     assert (src.task_type, src.source, src.source_info) == ("Summary", "CLIFF-xsum", "Article 1.")
     assert set(assign_splits(corpus).values()) == {"calibration", "test"}
+    given, moved = assign_splits(corpus), assign_splits(corpus, train_from_calibration=0.9)
+    assert {s for s, v in given.items() if v == "test"} == {s for s, v in moved.items() if v == "test"}
+    assert [moved[s] for s, v in given.items() if v == "calibration"] == ["train"]   # the one val document
+    assert assign_splits(corpus, train_from_calibration=0.4) == given                # round(0.4 * 1) = 0
+    with pytest.raises(ConfigError, match="train_from_calibration"):
+        assign_splits(corpus, train_from_calibration=1.0)
     val = load_cliff(tmp_path, cuts=["val"])
     assert len(val) == 2 and val.filtered == {UNLOCATED: 1, "cut=test not loaded": 3}
 

@@ -107,3 +107,43 @@ def test_a_model_calibrated_on_response_labels_says_why_it_gives_no_spans():
     source = Source("s", "QA", "MARCO", {"question": "When?", "passages": "It opened in 1987."}, "Answer.")
     result = model.predict("It opened in 1991.", source)
     assert result.spans == [] and "no word-level threshold" in result.note
+
+
+def _words(flags, stop, punct=None, sentence=None):
+    n = len(flags)
+    return pd.DataFrame({"response_id": "r", "sentence_index": sentence or [0] * n, "token_index": range(n),
+                         "is_punct": punct or [0] * n, "is_stop": stop,
+                         "label": flags}), np.array(flags, dtype=bool)
+
+
+def test_span_rule_bridges_function_words_inside_a_sentence_only():
+    from evidencechain.wordlevel import refine_word_mask
+    #        X  of  the  Y  ,  Z  in  big  W   ('big' is a content word: not bridged)
+    tokens, _ = _words([0] * 9, stop=[0, 1, 1, 0, 0, 0, 1, 0, 0], punct=[0, 0, 0, 0, 1, 0, 0, 0, 0])
+    mask = np.array([1, 0, 0, 1, 0, 1, 0, 0, 1], dtype=bool)
+    assert refine_word_mask(tokens, mask, 0, False).tolist() == mask.tolist()
+    assert refine_word_mask(tokens, mask, 1, False).astype(int).tolist() == [1, 0, 0, 1, 0, 1, 0, 0, 1]
+    assert refine_word_mask(tokens, mask, 2, False).astype(int).tolist() == [1, 1, 1, 1, 0, 1, 0, 0, 1]
+    split = tokens.assign(sentence_index=[0, 0, 0, 0, 0, 1, 1, 1, 1])
+    two = np.array([1, 0, 0, 0, 0, 0, 0, 0, 1], dtype=bool)
+    assert refine_word_mask(split, two, 3, False).tolist() == two.tolist()   # never across sentences
+
+
+def test_span_rule_drops_runs_of_stop_words_only_and_never_flags_punctuation():
+    from evidencechain.wordlevel import mean_run_words, refine_word_mask
+    tokens, _ = _words([0] * 6, stop=[1, 1, 0, 0, 1, 0], punct=[0, 0, 0, 1, 0, 0])
+    mask = np.array([1, 1, 0, 1, 0, 1], dtype=bool)
+    assert refine_word_mask(tokens, mask, 0, True).astype(int).tolist() == [0, 0, 0, 0, 0, 1]
+    assert refine_word_mask(tokens, mask, 0, False).astype(int).tolist() == [1, 1, 0, 0, 0, 1]
+    assert mean_run_words(tokens, np.array([1, 1, 0, 0, 0, 1], dtype=bool)) == 1.5
+    assert np.isnan(mean_run_words(tokens, np.zeros(6, dtype=bool)))
+
+
+def test_span_rule_is_chosen_on_calibration_words():
+    from evidencechain.wordlevel import choose_span_rule
+    # gold: the whole clause 'X of the Y'; the risk flags X and Y only
+    tokens, _ = _words([1, 1, 1, 1, 0, 0], stop=[0, 1, 1, 0, 1, 0])
+    risk = np.array([0.9, 0.1, 0.1, 0.9, 0.1, 0.1])
+    assert choose_span_rule(tokens, risk, 0.5) == {"gap": 2, "drop_function_only": False}
+    tokens["label"] = [1, 0, 0, 1, 0, 0]
+    assert choose_span_rule(tokens, risk, 0.5) == {"gap": 0, "drop_function_only": False}

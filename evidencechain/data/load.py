@@ -62,5 +62,5 @@ def load_split_corpus(spec, name: str, seed: int) -> SplitCorpus:
     corpus = read_corpus(spec, name, seed)
     if spec.test_only:
         return SplitCorpus(name, corpus, {r.id: "test" for r in corpus.responses})
-    by_source = assign_splits(corpus, spec.calibration_fraction, seed)
+    by_source = assign_splits(corpus, spec.calibration_fraction, seed, spec.train_from_calibration)
     return SplitCorpus(name, corpus, {r.id: by_source[r.source_id] for r in corpus.responses})

@@ -22,12 +22,14 @@ def _largest_remainder(sizes: dict[str, int], total: int) -> dict[str, int]:
     return alloc
 
 
-def assign_splits(corpus: Corpus, calibration_fraction: float = 0.2, seed: int = 17) -> dict[str, str]:
+def assign_splits(corpus: Corpus, calibration_fraction: float = 0.2, seed: int = 17,
+                  train_from_calibration: float = 0.0) -> dict[str, str]:
     """Map every source_id to 'train', 'calibration' or 'test'.
 
     Test sources are those whose responses carry split == 'test', and sources whose responses
     carry split == 'calibration' (set by an adapter with a predefined threshold split) stay
-    calibration. Further calibration sources are carved from the train sources: round(fraction * n_train) of them, allocated across task
+    calibration, except round(train_from_calibration * n) of them (smallest seeded hash) that
+    move to train. Further calibration sources are carved from the train sources: round(fraction * n_train) of them, allocated across task
     types in proportion to their size, and within a task type the sources with the smallest
     seeded hash of `source_id`. The rule depends only on the seed and the source ids.
     """
@@ -41,6 +43,11 @@ def assign_splits(corpus: Corpus, calibration_fraction: float = 0.2, seed: int =
         raise InputError(f"{len(mixed)} source(s) have responses in more than one split "
                          f"(e.g. {mixed[0]!r}: {sorted(split_of[mixed[0]])}); splits must be by source_id")
     out = {s: next(iter(v)) for s, v in split_of.items()}
+    if not 0.0 <= train_from_calibration < 1.0:
+        raise ConfigError(f"train_from_calibration must be in [0, 1), got {train_from_calibration}")
+    given = sorted((sid for sid, split in out.items() if split == "calibration"),
+                   key=lambda sid: (stable_hash(f"{seed}:fit:{sid}"), sid))
+    moved = set(given[: round(train_from_calibration * len(given))])
     by_task: dict[str, list[str]] = defaultdict(list)
     for sid, split in out.items():
         if split == "train":
@@ -52,6 +59,7 @@ def assign_splits(corpus: Corpus, calibration_fraction: float = 0.2, seed: int =
         ranked = sorted(ids, key=lambda sid: (stable_hash(f"{seed}:{sid}"), sid))
         for sid in ranked[: quota[task]]:
             out[sid] = "calibration"
+    out.update({sid: "train" for sid in moved})
     return out
 
 
