@@ -295,7 +295,8 @@ def test_real_data_section_leads_with_the_benchmark_tables(run_dir, report, tmp_
     rows = pd.DataFrame({"fitted_on": ["audit", "audit", ""], "method": ["BM25", "Flag everything (floor)",
                                                                         "LettuceDetect-large, published"],
                          "scope": ["ragtruth_qa", "ragtruth_qa", "whole RAGTruth test"],
-                         "response_f1": [0.41, 0.286, 0.792], "span_f1": [0.30, float("nan"), 0.589]})
+                         "response_f1": [0.41, 0.286, 0.792], "span_f1": [0.30, float("nan"), 0.589],
+                         "word_f1": [0.27, 0.09, float("nan")]})
     write_table(Table("ragtruth_qa", "RAGTruth QA.", rows), tables)
     text = render(load_run(run_dir), TEMPLATE.read_text(), tables, report["figures"], report["paper"])
     real = text.index("## 2. Results on real data")
@@ -304,7 +305,8 @@ def test_real_data_section_leads_with_the_benchmark_tables(run_dir, report, tmp_
     assert "best response-level F1 was 0.410 (BM25, fitted on audit) against 0.286" in section
     assert "response-level F1 0.410 on real RAGTruth QA" in " ".join(text[:real].split())  # abstract leads
     block = results_block(load_run(run_dir), "results/audit", tables)
-    assert block.index("Real data first") < block.index("Synthetic audit corpus")
+    assert block.index("Real data first") < block.index("Word level on real data") < block.index("Synthetic audit")
+    assert "| RAGTruth QA, span F1 | 0.300 | BM25, fitted on audit |" in block
 
 
 def test_report_cli_reports_a_missing_run(tmp_path, capsys):

@@ -45,8 +45,43 @@ def _metrics(run: Run) -> pd.DataFrame:
 
 
 def _pick(m: pd.DataFrame, level: str, columns: dict[str, str], keys=("fitted_on", "method")) -> pd.DataFrame:
-    part = m[m["level"] == level].set_index(list(keys))[list(columns)]
+    part = m[m["level"] == level].set_index(list(keys))[[c for c in columns if c in m]]
     return part.rename(columns=columns)
+
+
+SPAN_SHAPE = {"span_rule": "span_rule", "span_words": "span_words", "span_words_calibration": "span_words_calibration"}
+
+
+def _span_shape_note(m: pd.DataFrame) -> str:
+    """The gold spans' mean length on the scored and the calibration data, for the caption."""
+    spans = m[m["level"] == "span"]
+    if "span_words_gold" not in spans or spans["span_words_gold"].isna().all():
+        return ""
+    gold = spans.groupby("calibrated_on", sort=False)[["span_words_gold", "span_words_gold_calibration"]].first()
+    cal = "; ".join(f"{v:.1f} on the calibration split of {k}" for k, v in gold["span_words_gold_calibration"].items())
+    return (f" Span words: mean length in words of the predicted spans, on the scored and on the calibration "
+            f"data (gold spans: {gold['span_words_gold'].iloc[0]:.1f} words here; {cal}). Span rule: "
+            "the largest gap of function words a span bridges, and whether spans of stop words only are "
+            "dropped, both chosen on calibration words.")
+
+
+def span_types(run: Run, test: str) -> list[Table]:
+    """Recall of gold spans by label type (conflict, baseless, ...) for each fitted detector."""
+    if not run.has("metrics_span_by_type"):
+        return []
+    t = run.table("metrics_span_by_type")
+    t = t[t["test"] == test].copy()
+    if t.empty:
+        return []
+    t["fitted_on"] = t.apply(fit_label, axis=1)
+    kept = _metrics(run).query("level == 'span'")[["fitted_on", "method"]]
+    t = t.merge(kept.drop_duplicates(), on=["fitted_on", "method"])
+    frame = t.pivot_table(index=["fitted_on", "method"], columns="label_type", values="recall", sort=False)
+    counts = t.drop_duplicates("label_type").set_index("label_type")["gold_spans"]
+    frame.columns = [f"{c} ({int(counts[c])} spans)" for c in frame.columns]
+    caption = (f"{test}: character recall of the gold spans of each label type, at the word thresholds and "
+               "span rules fixed on calibration (predicted spans carry no type, so precision is not split).")
+    return [Table(f"{test}_span_types", caption, frame.reset_index(), titles=_TITLES)]
 
 
 def _ordered_rows(m: pd.DataFrame) -> list[tuple[str, str]]:
@@ -59,7 +94,8 @@ def ragtruth_qa(run: Run) -> list[Table]:
     m = m[m["test"] == run.meta["units"][0]["test"]] if "units" in run.meta else m
     parts = [_pick(m, "response", {"precision": "response_precision", "recall": "response_recall",
                                    "f1": "response_f1", "roc_auc": "response_roc_auc"}),
-             _pick(m, "span", {"precision": "span_precision", "recall": "span_recall", "f1": "span_f1"}),
+             _pick(m, "span", {"precision": "span_precision", "recall": "span_recall", "f1": "span_f1",
+                               **SPAN_SHAPE}),
              _pick(m, "word", {"f1": "word_f1", "flagged_share": "word_flagged_share",
                                "flagged_share_calibration": "word_flagged_share_calibration"})]
     frame = pd.concat(parts, axis=1).reindex(pd.MultiIndex.from_tuples(_ordered_rows(m))).reset_index()
@@ -72,8 +108,9 @@ def ragtruth_qa(run: Run) -> list[Table]:
     caption = ("RAGTruth QA (real answers, human spans; test data only): detectors fitted and calibrated "
                "on the named corpus, thresholds fixed before scoring, scored once. Word flagged share: "
                "share of words flagged on the scored data and on the calibration data at the same "
-               "threshold. Published rows are on the whole RAGTruth test (all tasks), not this slice.")
-    return [Table("ragtruth_qa", caption, frame, titles=_TITLES)]
+               "threshold. Published rows are on the whole RAGTruth test (all tasks), not this slice."
+               + _span_shape_note(m))
+    return [Table("ragtruth_qa", caption, frame, titles=_TITLES), *span_types(run, "ragtruth_qa")]
 
 
 def summedits(run: Run) -> list[Table]:
@@ -105,7 +142,7 @@ def cliff(run: Run) -> list[Table]:
              _pick(m, "word", {"precision": "word_precision", "recall": "word_recall", "f1": "word_f1",
                                "flagged_share": "word_flagged_share",
                                "flagged_share_calibration": "word_flagged_share_calibration"}),
-             _pick(m, "span", {"f1": "span_f1"})]
+             _pick(m, "span", {"f1": "span_f1", **SPAN_SHAPE})]
     frame = pd.concat(parts, axis=1).reindex(pd.MultiIndex.from_tuples(_ordered_rows(m))).reset_index()
     frame = frame.rename(columns={"level_0": "fitted_on", "level_1": "method"})
     frame["note"] = ""
@@ -116,8 +153,9 @@ def cliff(run: Run) -> list[Table]:
     frame = pd.concat([frame, pub], ignore_index=True)
     caption = ("CLIFF test (300 real summaries, erroneous words marked): thresholds chosen on CLIFF val, "
                "scored once on test. Summary level: any word flagged or response risk over threshold; "
-               "word level: unsupported words (punctuation excluded).")
-    return [Table("cliff", caption, frame, titles=_TITLES)]
+               "word level: unsupported words (punctuation excluded). Rows fitted on cliff_val are fitted on "
+               "half of the val documents and calibrated on the other half." + _span_shape_note(m))
+    return [Table("cliff", caption, frame, titles=_TITLES), *span_types(run, "cliff")]
 
 
 def halueval(run: Run) -> list[Table]:
@@ -278,4 +316,5 @@ _TITLES = {"fitted_on": "Fitted on", "scope": "Scored on", "note": "Note",
            "word_flagged_share": "Words flagged", "word_flagged_share_calibration": "Words flagged (calib.)",
            "summary_balanced_accuracy": "Summary bal. acc.", "summary_roc_auc": "Summary ROC-AUC",
            "summary_f1": "Summary F1", "mean": "Mean of domains", "mean_roc_auc": "Mean ROC-AUC",
-           "balanced_accuracy": "Bal. acc.", "flagged_share": "Flagged"}
+           "balanced_accuracy": "Bal. acc.", "flagged_share": "Flagged", "span_rule": "Span rule",
+           "span_words": "Span words", "span_words_calibration": "Span words (calib.)"}

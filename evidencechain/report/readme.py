@@ -4,13 +4,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..io import atomic_write_text
-from .realdata import headline, realdata_section
+from .realdata import headline, realdata_section, word_level
 from .render import Table, to_markdown
 from .runs import Run
 from .tables import summary
 
 HEADLINE_TITLES = {"benchmark": "Benchmark", "ours": "Ours", "detector": "Detector",
                    "reference": "Floor / published"}
+WORD_TITLES = {"benchmark": "Benchmark", "ours": "Best", "detector": "Detector", "rule": "Rule-based",
+               "reference": "Published"}
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
@@ -28,6 +30,13 @@ def results_block(run: Run, run_label: str, tables_dir: Path | None = None) -> s
                   "data before the scored split was seen, and the scored split was scored once. "
                   "Full tables: `paper/tables/{ragtruth_qa,summedits,cliff,transfer_roc_auc}.md`.", "",
                   to_markdown(Table("headline", "", real, titles=HEADLINE_TITLES)).rstrip(), ""]
+    words = word_level(values)
+    if len(words):
+        lines += ["**Word level on real data.** The best word- and span-level F1 (character overlap, RAGTruth "
+                  "protocol) at thresholds and span rules fixed on calibration data, beside the rule-based "
+                  "word mapping (Lexical) and published token classifiers. By label type: "
+                  "`paper/tables/{ragtruth_qa,cliff}_span_types.md`.", "",
+                  to_markdown(Table("word_level", "", words, titles=WORD_TITLES)).rstrip(), ""]
     lines += _included(tables_dir, "transfer_roc_auc")
     lines += [
              f"**Synthetic audit corpus.** F1 on the test split of the audit corpus (seed {run.seed}; "
