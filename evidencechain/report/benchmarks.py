@@ -235,9 +235,7 @@ BUILDERS = {"ragtruth_qa": ragtruth_qa, "summedits": summedits, "cliff": cliff, 
 
 
 def benchmark_tables(run: Run) -> list[Table]:
-    from .claims import claim_tables
-
-    return [*BUILDERS.get(run.meta["name"], generic)(run), *claim_tables(run)]
+    return BUILDERS.get(run.meta["name"], generic)(run)
 
 
 def benchmark_figures(run: Run) -> dict:
