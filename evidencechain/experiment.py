@@ -109,7 +109,8 @@ def ablation_table(model: EvidenceChain, params: dict, train, calibration, test,
         scored = sub.score_tables(test)
         for level, frame in level_frames(scored).items():
             if level in sub.thresholds[name]:
-                m = binary_metrics(frame["label"], frame[f"risk_{name}"], sub.thresholds[name][level])
+                m = binary_metrics(frame["label"], frame[f"risk_{name}"], sub.thresholds[name][level],
+                                   frame.get(f"pred_{name}"))
                 rows.append({"variant": variant, "detector": name, "level": level, **m})
     return pd.DataFrame(rows, columns=["variant", "detector", "level", *METRIC_COLUMNS])
 

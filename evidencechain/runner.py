@@ -194,9 +194,10 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
     return names, primary, dropped
 
 
-def balanced_accuracy(y, scores, threshold: float) -> float:
+def balanced_accuracy(y, scores, threshold: float, predicted=None) -> float:
+    """Balanced accuracy of scores >= threshold, or of the given decisions (`predicted`)."""
     y = np.asarray(y).astype(bool)
-    pred = np.asarray(scores, dtype=float) >= threshold
+    pred = np.asarray(scores, dtype=float) >= threshold if predicted is None else np.asarray(predicted).astype(bool)
     if y.all() or not y.any():
         return float("nan")
     return float(0.5 * (pred[y].mean() + (~pred[~y]).mean()))
@@ -247,7 +248,8 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
             rows.append({**unit.row(), "level": level, "method": name,
                          "family": _family(model, name),
                          "aggregation": model.aggregation_of(name) if level == "response" else "",
-                         **m, "balanced_accuracy": balanced_accuracy(frame["label"], frame[col], cut),
+                         **m, "balanced_accuracy": balanced_accuracy(frame["label"], frame[col], cut,
+                                                                     frame.get(f"pred_{name}")),
                          "flagged_share": _flagged_share(frame, name, cut),
                          "flagged_share_calibration": _flagged_share(cal, name, cut),
                          "calibration_roc_auc": cal_m["roc_auc"]})

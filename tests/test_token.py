@@ -147,3 +147,10 @@ def test_span_rule_is_chosen_on_calibration_words():
     assert choose_span_rule(tokens, risk, 0.5) == {"gap": 2, "drop_function_only": False}
     tokens["label"] = [1, 0, 0, 1, 0, 0]
     assert choose_span_rule(tokens, risk, 0.5) == {"gap": 0, "drop_function_only": False}
+
+
+def test_balanced_accuracy_follows_the_decisions_given():
+    from evidencechain.runner import balanced_accuracy
+    y, risk = np.array([1, 1, 0, 0]), np.array([0.9, 0.1, 0.1, 0.1])
+    assert balanced_accuracy(y, risk, 0.5) == 0.75
+    assert balanced_accuracy(y, risk, 0.5, np.array([1, 1, 0, 0])) == 1.0   # e.g. a bridged word
