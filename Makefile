@@ -31,7 +31,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -45,6 +45,10 @@ $(VENV)/.installed: pyproject.toml
 $(VENV)/.neural: $(VENV)/.installed
 	$(PY) -m pip install --quiet "torch==2.13.0"
 	$(PY) -m pip install --quiet -e ".[neural]"
+	touch $@
+
+$(VENV)/.scale: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e ".[scale]"
 	touch $@
 
 install: $(VENV)/.installed ## create .venv and install the package with test/report tools
@@ -145,6 +149,11 @@ notebooks: $(AUDIT_RUN) ## execute the notebooks against results/audit into resu
 
 bench: $(VENV)/.installed $(AUDIT) ## time each stage on the audit corpus and a 10x corpus
 	$(PY) -m evidencechain.bench
+
+ANSWERS ?= 100000
+PARTITION_SIZE ?= 1000
+bench-scale: $(VENV)/.scale ## streaming detect of a generated ANSWERS-answer log (100000): local vs Dask 1 and 2 workers
+	$(PY) -m evidencechain.bench_scale --answers $(ANSWERS) --partition-size $(PARTITION_SIZE)
 
 clean: ## remove generated results, tables, figures and manuscript (keeps .venv and data)
 	rm -rf results .cache paper/tables paper/manuscript.md paper/manuscript.docx figures/*.png figures/*.pdf $(FIGURES_DONE)

@@ -33,6 +33,8 @@ evidence passage each sentence rests on.
   evidencechain detect my.csv --format pretty          a coloured view in the terminal
   cat my.jsonl | evidencechain detect - --out results.jsonl
   evidencechain detect --response-jsonl R --source-info-jsonl S   RAGTruth-format files
+  evidencechain detect big.jsonl.gz --out-dir DIR --engine dask --workers 2
+                                  a large log: partition files + DIR/manifest.json, resumable
 
 INPUT records: context (a string or a list of passages), optional question, answer, optional id.
 Without --model the default model is used; it is built on first use (about 30 s) and cached."""
@@ -211,12 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
                                       "--out not ending in .jsonl is the 0.1 directory of CSV tables")
     detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
     detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables of every detector")
-    detect.add_argument("--format", choices=["jsonl", "pretty"], help="jsonl (default) or pretty (terminal)")
+    detect.add_argument("--format", choices=["jsonl", "pretty", "parquet"],
+                        help="jsonl (default), pretty (terminal) or, with --out-dir, parquet")
     detect.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                         help="colour in --format pretty (auto: on a terminal, unless NO_COLOR is set)")
     detect.add_argument("--input-format", choices=["auto", "jsonl", "csv"], default="auto",
                         help="format of INPUT (auto: by its suffix; stdin: jsonl unless csv)")
-    detect.add_argument("--force", action="store_true", help="replace existing --out / --html files")
+    detect.add_argument("--force", action="store_true", help="replace existing --out / --html files (with "
+                                                             "--out-dir: start over when DIR holds another run)")
     detect.add_argument("--batch-size", type=POSITIVE, default=64, help="answers scored together (64)")
     detect.add_argument("--device", default="cpu", help="cpu, cuda or auto: where neural parts run "
                                                         "(the default model has none)")
@@ -224,6 +228,22 @@ def build_parser() -> argparse.ArgumentParser:
                                             "$XDG_CACHE_HOME/evidencechain, else ~/.cache/evidencechain)")
     detect.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
     detect.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
+    large = detect.add_argument_group(
+        "large logs", "--out-dir DIR streams: the input (a file, or RAGTruth pairs) is checked, then read in "
+        "partitions, never whole; each partition is written to DIR as part-NNNNNN.jsonl (or .parquet) "
+        "and recorded with its sha256 in DIR/manifest.json. Run the same command again to resume: "
+        "finished partitions are kept. Without --out-dir, detect reads the input whole, as above. "
+        "--engine, --partition-size, --workers and --scheduler need --out-dir")
+    large.add_argument("--out-dir", metavar="DIR", help="stream into this directory (absent, empty, or "
+                                                       "an earlier run's, which is resumed)")
+    large.add_argument("--partition-size", type=POSITIVE, metavar="N", help="answers per partition (1000)")
+    large.add_argument("--engine", choices=["local", "dask"],
+                       help="local (this process; default) or dask (pip install 'evidencechain[scale]')")
+    large.add_argument("--workers", type=POSITIVE, metavar="N",
+                       help="--engine dask: a local cluster of N single-threaded worker processes "
+                            "(default: one per CPU core)")
+    large.add_argument("--scheduler", metavar="ADDRESS",
+                       help="--engine dask: use this running cluster instead (e.g. tcp://host:8786)")
     detect.set_defaults(func=_detect)
 
     report = sub.add_parser("report", help="tables, figures and manuscript from a run's saved CSVs")

@@ -5,11 +5,14 @@
     cat my.jsonl | evidencechain detect -
     evidencechain detect --response-jsonl R --source-info-jsonl S            # RAGTruth pairs
     evidencechain detect --model RUN/model --response-jsonl R --source-info-jsonl S --out DIR
+    evidencechain detect big.jsonl.gz --out-dir DIR --engine dask --workers 2    # a large log
 
-The last form is the 0.1 command: with RAGTruth pairs, an `--out` that does not end in
+The `--out DIR` form is the 0.1 command: with RAGTruth pairs, an `--out` that does not end in
 .jsonl (and no --format, --html or --tables) names the directory of CSV tables, as before.
 Every output path is checked before any work starts; inputs are validated as a whole before
-the model is loaded (or built, on first use).
+the model is loaded (or built, on first use). `--out-dir DIR` switches to streaming (`stream`,
+`engines`): the input is read in partitions (`--partition-size`), scored by `--engine local` or
+`dask`, and written as one file per partition plus DIR/manifest.json; a rerun resumes.
 """
 from __future__ import annotations
 
@@ -46,6 +49,8 @@ def run_detect(args) -> int:
 
     inputs = _check_inputs(args)
     cache_root = Path(args.cache_dir) if getattr(args, "cache_dir", None) else cache_dir()
+    if _streaming(args):
+        return _run_stream(args, inputs, cache_root)
     if legacy_tables(args):
         return _tables(args, args.out, inputs, cache_root, print_paths=True)
     from .output import OutputFile, check_output_file
@@ -88,6 +93,75 @@ def run_detect(args) -> int:
         for path in (args.out, args.html, args.tables):
             if path:
                 print(f"evidencechain: wrote {path}", file=sys.stderr)
+    return 0
+
+
+STREAM_ONLY = {"engine": "--engine", "partition_size": "--partition-size", "workers": "--workers",
+               "scheduler": "--scheduler"}
+
+
+def _streaming(args) -> bool:
+    """True with --out-dir; the options that need it, or clash with it, are refused here."""
+    given = [flag for key, flag in STREAM_ONLY.items() if getattr(args, key, None) is not None]
+    if not getattr(args, "out_dir", None):
+        if given or args.format == "parquet":
+            raise ConfigError(f"detect: {(given or ['--format parquet'])[0]} writes partitions: give "
+                              f"--out-dir DIR (a directory of partition files and manifest.json)")
+        return False
+    clash = [flag for flag, value in (("--out", args.out), ("--html", args.html), ("--tables", args.tables))
+             if value]
+    if clash:
+        raise ConfigError(f"detect: --out-dir writes partition files; {clash[0]} cannot be combined with it")
+    if args.format == "pretty":
+        raise ConfigError("detect: --out-dir writes jsonl or parquet partitions, not --format pretty")
+    if args.input == "-":
+        raise ConfigError("detect: --out-dir reads its input twice (to check it, then to score it); "
+                          "save standard input to a file first")
+    if (args.workers or args.scheduler) and args.engine != "dask":
+        raise ConfigError("detect: --workers and --scheduler go with --engine dask")
+    if args.workers and args.scheduler:
+        raise ConfigError("detect: give --workers N (a local Dask cluster) or --scheduler ADDRESS, not both")
+    return True
+
+
+def _run_stream(args, inputs: tuple[str, ...], cache_root: Path) -> int:
+    from ..io import check_output_dir
+    from .engines import PARTITION_SIZE, import_distributed, require_pyarrow, run_stream
+    from .inputs import check_input_format
+    from .stream import PlainLog, RagtruthLog
+
+    fmt, engine = args.format or "jsonl", args.engine or "local"
+    size = args.partition_size or PARTITION_SIZE
+    if engine == "dask":
+        import_distributed()
+    if fmt == "parquet":
+        require_pyarrow()
+    check_output_dir(args.out_dir, (*inputs, cache_root))
+    input_format = check_input_format(args.input_format)
+    log = PlainLog(args.input, input_format) if args.input else RagtruthLog(args.response_jsonl,
+                                                                            args.source_info_jsonl)
+    parts = log.scan(size)
+    args.no_cache = True  # a log is parsed once; its parses would only grow the cache
+    detector = _detector(args, cache_root)
+    try:
+        summary = run_stream(log, detector, args.out_dir, parts, fmt=fmt, size=size, engine=engine,
+                             workers=args.workers, scheduler=args.scheduler, inputs=(*inputs, cache_root),
+                             force=args.force, input_format=input_format,
+                             progress=not args.quiet and sys.stderr.isatty())
+    except KeyboardInterrupt:
+        print(f"evidencechain: interrupted; finished partitions are kept in {args.out_dir}: run the same "
+              f"command again to score the others", file=sys.stderr)
+        raise
+    finally:
+        detector.close()
+    if not args.quiet:
+        from .output import summary_line
+
+        kept = f"; {summary.done_before} done earlier, kept" if summary.done_before else ""
+        print(summary_line(summary.counts, detector.detector, detector.name, summary.seconds), file=sys.stderr)
+        print(f"evidencechain: wrote {args.out_dir} ({summary.partitions} {fmt} partition(s) of up to {size} "
+              f"answers{kept}; {summary.scored} answers scored now by --engine {engine}; manifest "
+              f"{Path(args.out_dir) / 'manifest.json'})", file=sys.stderr)
     return 0
 
 
