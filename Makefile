@@ -67,7 +67,7 @@ $(VENV)/.chromium: | $(VENV)/.installed
 	fi
 	@if command -v chromium >/dev/null 2>&1; then touch $@; fi
 
-test: $(VENV)/.neural $(VENV)/.chromium ## run the test suite (fast and slow tests; HaluEval tests skip without the data)
+test: $(VENV)/.neural $(VENV)/.scale $(VENV)/.chromium ## run the test suite (fast and slow tests, the Dask engine too; data tests skip without ../shared/data)
 	$(PY) -m pytest -q
 
 test-fast: $(VENV)/.installed ## run only the fast tests
