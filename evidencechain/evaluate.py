@@ -143,3 +143,61 @@ def thresholds_table(thresholds: dict, span_rules: dict | None = None) -> pd.Dat
 def ensure_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     """Replace infinities so CSVs stay portable."""
     return frame.replace([np.inf, -np.inf], np.nan)
+
+
+def triplet_verdict_table(claims: pd.DataFrame | None, corpus: Corpus) -> pd.DataFrame:
+    """Rule verdicts of claim triplets against gold derived from the spans: a triplet overlapping
+    a gold span is a gold Contradiction (conflict labels) or Neutral (baseless labels), any other
+    triplet a gold Entailment. One row per (gold, predicted) pair with its count."""
+    columns = ["gold", "predicted", "triplets"]
+    if claims is None or claims.empty:
+        return pd.DataFrame(columns=columns)
+    spans = {r.id: [(lab.start, lab.end, "Conflict" in lab.label_type) for lab in r.labels] for r in corpus.responses}
+    gold = []
+    for rid, a, b in zip(claims["response_id"], claims["start"], claims["end"]):
+        hits = [conflict for s, e, conflict in spans.get(rid, ()) if s < b and e > a]
+        gold.append("Entailment" if not hits else ("Contradiction" if any(hits) else "Neutral"))
+    frame = pd.DataFrame({"gold": gold, "predicted": claims["verdict"].to_numpy()})
+    return frame.value_counts().rename("triplets").reset_index().sort_values(["gold", "predicted"],
+                                                                               ignore_index=True)
+
+
+def no_info_table(scored: ScoredTables, methods: list[str]) -> pd.DataFrame:
+    """Share of NO-INFO sentences each detector flags (a false positive: they assert nothing).
+    NO-INFO is the gold tier where the corpus has one (audit), else tier 1's decision (marked)."""
+    s = scored.sentences
+    if "no_info_gold" in s and (s["no_info_gold"] == 1).any():
+        part, basis = s[s["no_info_gold"] == 1], "gold tier"
+    elif "tier" in s and (s["tier"] == "NO-INFO").any():
+        part, basis = s[(s["tier"] == "NO-INFO") & (s["label"] == 0)], "tier 1 (unlabelled sentences only)"
+    else:
+        return pd.DataFrame(columns=["method", "basis", "sentences", "flagged", "false_positive_rate"])
+    rows = [{"method": m, "basis": basis, "sentences": len(part), "flagged": int(part[f"pred_{m}"].sum()),
+             "false_positive_rate": float(part[f"pred_{m}"].mean()) if len(part) else float("nan")}
+            for m in methods if f"pred_{m}" in part]
+    return pd.DataFrame(rows)
+
+
+def copy_rate_table(corpus: Corpus, n_max: int = 4) -> pd.DataFrame:
+    """RefChecker's copy-rate analysis: the share of each answer's word n-grams (n = 1..4) found
+    in its source, with the answer's label."""
+    from .features.triplets import copy_rate
+    from .text.chunks import build_evidence
+
+    rows = []
+    for r in corpus.responses:
+        evidence = build_evidence(corpus.source_of(r)).text
+        rows.append({"response_id": r.id, "label": int(r.hallucinated),
+                     **{f"copy_{n}": copy_rate(r.response, evidence, n) for n in range(1, n_max + 1)}})
+    return pd.DataFrame(rows)
+
+
+def unit_claim_tables(row: dict, scored: ScoredTables, corpus: Corpus, methods: list[str]) -> dict[str, pd.DataFrame]:
+    """The claim and tier tables of one scored unit (empty tables are left out), each row
+    prefixed with the unit's columns: triplet_verdicts, no_info_false_positives, copy_rate."""
+    out = {"no_info_false_positives": no_info_table(scored, methods)}
+    if corpus.span_labels:
+        out["triplet_verdicts"] = triplet_verdict_table(scored.features.claims, corpus)
+    if scored.features.claims is not None:
+        out["copy_rate"] = copy_rate_table(corpus)
+    return {name: frame.assign(**row)[[*row, *frame.columns]] for name, frame in out.items() if len(frame)}

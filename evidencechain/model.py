@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import pickle
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -95,6 +95,8 @@ class EvidenceChain:
                         detector_params, threshold_metric)
         self.primary = primary
         self.features = features or FeatureConfig()
+        if any(DETECTORS[n].needs_claims for n in self.detector_names) and not self.features.claims:
+            self.features = replace(self.features, claims=True)
         self.random_state = random_state
         self.response_aggregation = response_aggregation
         """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""
@@ -139,6 +141,10 @@ class EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
         self.thresholds = {}
         self.span_rules = {}
+        labels = (calibration.responses.set_index("response_id")["label"] if calibration.responses is not None
+                  else calibration.sentences.groupby("response_id", sort=False)["response_label"].first())
+        for det in self.detectors.values():
+            det.calibrate(calibration.sentences, labels)
         self.aggregations = self._choose_aggregations(calibration)
         scored = self._score_tables(calibration, with_predictions=False)
         for name in self.detector_names:
@@ -158,6 +164,9 @@ class EvidenceChain:
 
     def aggregation_of(self, name: str) -> str:
         """The sentence-to-response aggregation a detector uses (chosen on calibration for 'auto')."""
+        own = self.detectors[name].pooling() if name in self.detectors else None
+        if own:
+            return own
         return getattr(self, "aggregations", {}).get(name, self.response_aggregation)
 
     def _choose_aggregations(self, calibration: FeatureTables) -> dict[str, str]:
@@ -202,6 +211,8 @@ class EvidenceChain:
             t0 = time.perf_counter()
             risk = det.score_sentences(sentences) if len(sentences) else np.zeros(0)
             sentences[f"risk_{name}"] = risk
+            for column, values in (det.sentence_columns(sentences) if len(sentences) else {}).items():
+                sentences[column] = values
             responses[f"risk_{name}"] = self._response_risks(name, sentences, risk, responses, has_sentences)
             if len(tokens):
                 tokens[f"risk_{name}"] = det.score_tokens(tokens, sentences, risk)
@@ -222,7 +233,9 @@ class EvidenceChain:
         """Aggregated sentence risk of each response row; 0 for an answer without sentences."""
         if not len(sentences):
             return np.zeros(len(responses))
-        agg = response_risk(sentences, risk, self.aggregation_of(name)).reindex(responses["response_id"])
+        own = self.detectors[name].score_responses(sentences)
+        agg = (own if own is not None else response_risk(sentences, risk, self.aggregation_of(name))
+               ).reindex(responses["response_id"])
         return np.where(has_sentences, agg.to_numpy(dtype=float), 0.0)
 
     def predict(self, response: str, source: Source, model: str = "unknown",

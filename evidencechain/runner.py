@@ -27,7 +27,7 @@ from .detectors import DETECTORS, choose_threshold
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
-from .evaluate import level_frames, span_table, span_type_table
+from .evaluate import level_frames, span_table, span_type_table, unit_claim_tables
 from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.checker import checker_absent_reason
@@ -130,7 +130,9 @@ class TableStore:
     """Feature tables computed once per corpus; TF-IDF columns follow the fitted vocabulary."""
 
     def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool, watch: Stopwatch):
-        self.features, self.cache, self.progress, self.watch = replace(config.features), cache, progress, watch
+        claims = config.features.claims or any(DETECTORS[n].needs_claims for n in config.detectors.names)
+        self.features = replace(config.features, claims=claims)
+        self.cache, self.progress, self.watch = cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
 
@@ -182,6 +184,10 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
     names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].needs_tokens)
     dropped = [f"{n}: not fitted, {fit.name} has no word labels" for n in config.detectors.names
                if n not in names]
+    if not _has_tiers(fit):
+        dropped += [f"{n}: not fitted, {fit.name} has no NO-INFO sentence labels" for n in names
+                    if DETECTORS[n].needs_tiers]
+        names = tuple(n for n in names if not DETECTORS[n].needs_tiers)
     absent = checker_absent_reason(config.features.checker)
     if absent:
         dropped += [f"{n}: not scored, the learned checker is {absent}" for n in names if DETECTORS[n].needs_checker]
@@ -192,6 +198,12 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
         primary = (supervised or list(names))[-1]
         dropped.append(f"primary detector for this unit: {primary}")
     return names, primary, dropped
+
+
+def _has_tiers(corpus: Corpus) -> bool:
+    """Whether some answer's sentence gold marks a NO-INFO sentence (the audit corpus does)."""
+    return any(getattr(g, "tier", "verifiable") == "no_info"
+               for r in corpus.responses for g in (r.sentence_meta or ()))
 
 
 def balanced_accuracy(y, scores, threshold: float, predicted=None) -> float:
@@ -329,6 +341,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
     family = _provenance_family(config, cache, progress)
     fitted: dict[tuple, dict] = {}
     long_rows, unit_rows, shifts, grid, comps, scores, span_types, details = [], [], [], [], [], [], [], None
+    claim_tables: dict[str, list[pd.DataFrame]] = {}
     for k, unit in enumerate(tqdm(units, desc="evaluations", disable=not progress or len(units) < 2, unit="unit")):
         log.info("unit %s", unit.label)
         extractor = store.extractor(corpora[unit.fit], unit.fit_ids)
@@ -338,7 +351,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         params = detector_params(config, unit)
         names, primary, dropped = unit_detectors(config, corpora[unit.fit].corpus)
         params = {k: v for k, v in params.items() if k in names}
-        model = EvidenceChain(names, primary, replace(config.features),
+        model = EvidenceChain(names, primary, store.features,
                               config.seed, config.detectors.response_aggregation, params, cache,
                               threshold_metric=unit.spec.threshold_metric)
         model.extractor = extractor
@@ -358,6 +371,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
             if "word" in model.thresholds[model.primary] and len(scored.tokens):
                 span_types += [{**unit.row(), **r} for r in
                                span_type_table(scored, test_corpus, list(model.detector_names)).to_dict("records")]
+            for name, frame in unit_claim_tables(unit.row(), scored, test_corpus, list(model.detector_names)).items():
+                claim_tables.setdefault(name, []).append(frame)
         labels_cal = cal_scored.responses.set_index("response_id")["label"]
         labels_test = scored.responses.set_index("response_id")["label"]
         results = []
@@ -391,6 +406,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         write_csv(pd.concat(scores, ignore_index=True), stage / "response_scores.csv")
         if span_types:
             write_csv(pd.DataFrame(span_types), stage / "metrics_span_by_type.csv")
+        for name, frames in claim_tables.items():
+            write_csv(pd.concat(frames, ignore_index=True), stage / f"{name}.csv")
         if family is not None:
             write_csv(pd.DataFrame(grid).reindex(columns=GRID_COLUMNS), stage / "provenance_grid.csv")
             write_csv(pd.DataFrame(comps).drop_duplicates(ignore_index=True), stage / "provenance_components.csv")

@@ -329,7 +329,12 @@ def _parse_sentence_meta(value: Any, text: str, line: int, out: _Collector) -> t
         if not 0 <= item["start"] < item["end"] <= len(text):
             out.add(line, prefix + "start/end", "offsets fall outside the response")
             return None
-        gold.append(SentenceGold(item["start"], item["end"], chunk, item["supported"]))
+        tier = item.get("tier", "verifiable")
+        if not isinstance(tier, str) or tier not in SentenceGold.TIERS:
+            out.add(line, prefix + "tier", f"unknown value {short_repr(tier)}; expected one of "
+                                           f"{SentenceGold.TIERS}")
+            return None
+        gold.append(SentenceGold(item["start"], item["end"], chunk, item["supported"], tier))
     return tuple(gold)
 
 

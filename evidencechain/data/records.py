@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import ConfigError
 
@@ -58,20 +58,30 @@ class SentenceGold:
 
     `chunk_index` is the index of the evidence chunk a supported sentence rests on
     (None for hallucinated sentences or where no single chunk applies).
+    `tier` is RAGHalu's tier-1 class: "verifiable", or "no_info" for a sentence with nothing
+    to verify (a greeting, an offer of help, a question back, a hedge or refusal); a NO-INFO
+    sentence carries no label, is `supported` and has no chunk. JSON holds `tier` only when it
+    is "no_info", so files without NO-INFO sentences are unchanged.
     """
+
+    TIERS: ClassVar[tuple[str, ...]] = ("verifiable", "no_info")
 
     start: int
     end: int
     chunk_index: int | None
     supported: bool
+    tier: str = "verifiable"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "start": self.start,
             "end": self.end,
             "chunk_index": self.chunk_index,
             "supported": self.supported,
         }
+        if self.tier != "verifiable":
+            out["tier"] = self.tier
+        return out
 
 
 def did_you_mean(value: Any, known: tuple[str, ...] | list[str]) -> str:

@@ -16,15 +16,21 @@ def _rate(num: int, den: int) -> float:
     return num / den if den else 0.0
 
 
+def _no_info(resp) -> int:
+    """Gold NO-INFO sentences of a response (`sentence_meta` tier; 0 without sentence_meta)."""
+    return sum(g.tier == "no_info" for g in resp.sentence_meta or ())
+
+
 def corpus_statistics(corpus: Corpus, seed: int = 17, calibration_fraction: float = 0.2,
                       pipeline: str = "auto") -> dict[str, pd.DataFrame]:
     """Tables "split", "task" and "generator" describing `corpus`.
 
     split: per train/calibration/test partition (`assign_splits`): sources, responses,
-    hallucinated responses, spaCy sentences, non-punctuation tokens, hallucinated tokens
-    (tokens overlapping a gold span) and their rate.
+    hallucinated responses, spaCy sentences, gold NO-INFO sentences (`sentence_meta` tier),
+    non-punctuation tokens, hallucinated tokens (tokens overlapping a gold span) and their rate.
     task: per (task_type, source): sources, responses, hallucinated responses and rate.
-    generator: per model label: responses, hallucinated responses, mean temperature, rate.
+    generator: per model label: responses, hallucinated responses, mean temperature, rate,
+    responses with a gold NO-INFO sentence and NO-INFO sentences.
     """
     assignment = assign_splits(corpus, calibration_fraction, seed)
     parsed = parse_texts([r.response for r in corpus.responses], pipeline=pipeline, progress=False,
@@ -38,6 +44,7 @@ def corpus_statistics(corpus: Corpus, seed: int = 17, calibration_fraction: floa
         row["responses"] += 1
         row["hallucinated_responses"] += int(resp.hallucinated)
         row["sentences"] += len(doc.sentences)
+        row["no_info_sentences"] += _no_info(resp)
         keep = ~doc.is_punct
         row["tokens"] += int(keep.sum())
         gold = token_labels(doc, [(lab.start, lab.end) for lab in resp.labels])
@@ -45,7 +52,8 @@ def corpus_statistics(corpus: Corpus, seed: int = 17, calibration_fraction: floa
     split = pd.DataFrame([
         {"split": name, "sources": len(split_sources[name]), "responses": row["responses"],
          "hallucinated_responses": row["hallucinated_responses"], "sentences": row["sentences"],
-         "tokens": row["tokens"], "hallucinated_tokens": row["hallucinated_tokens"],
+         "no_info_sentences": row["no_info_sentences"], "tokens": row["tokens"],
+         "hallucinated_tokens": row["hallucinated_tokens"],
          "hallucinated_token_rate": _rate(row["hallucinated_tokens"], row["tokens"])}
         for name, row in split_rows.items()
     ])
@@ -67,14 +75,18 @@ def corpus_statistics(corpus: Corpus, seed: int = 17, calibration_fraction: floa
 
     gen_rows: dict[str, dict] = {}
     for resp in corpus.responses:
-        row = gen_rows.setdefault(resp.model, {"responses": 0, "hallucinated_responses": 0, "temp": 0.0})
+        row = gen_rows.setdefault(resp.model, {"responses": 0, "hallucinated_responses": 0, "temp": 0.0,
+                                               "no_info_responses": 0, "no_info_sentences": 0})
         row["responses"] += 1
         row["hallucinated_responses"] += int(resp.hallucinated)
         row["temp"] += resp.temperature
+        row["no_info_responses"] += int(_no_info(resp) > 0)
+        row["no_info_sentences"] += _no_info(resp)
     generator = pd.DataFrame([
         {"model": m, "responses": row["responses"], "hallucinated_responses": row["hallucinated_responses"],
          "mean_temperature": _rate(row["temp"], row["responses"]),
-         "hallucination_rate": _rate(row["hallucinated_responses"], row["responses"])}
+         "hallucination_rate": _rate(row["hallucinated_responses"], row["responses"]),
+         "no_info_responses": row["no_info_responses"], "no_info_sentences": row["no_info_sentences"]}
         for m, row in sorted(gen_rows.items())
     ])
     return {"split": split, "task": task, "generator": generator}

@@ -37,15 +37,15 @@ from ._light import one_openmp_thread
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
     "calibration_fraction": 0.2, "split_seed": 17,
-    "detectors": ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
-                  "EvidenceChain_Token"],
+    "detectors": ["Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
+                  "EvidenceChain_RF", "EvidenceChain_Token"],
     "groups": ["lexical", "retrieval", "mismatch"],
     "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
     "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
     "selection": "selection-v1",
 }
-SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF",
-              "EvidenceChain_Token")
+SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
+              "EvidenceChain_RF", "EvidenceChain_Token")
 """Detectors from the simplest (no fitted parameter) to the most complex; ties go to the first."""
 TIE = 0.01
 SELECTION_RULE = (f"highest mean of response F1 and span F1 on the calibration split (the output gives "

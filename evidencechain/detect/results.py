@@ -60,6 +60,12 @@ class SentenceResult:
     evidence: EvidenceRef | None
     note: str = ""
     """'no evidence' when no chunk shares a content word with the sentence."""
+    tier: str | None = None
+    """RAGHalu's tier 1: 'VERIFIABLE', or 'NO-INFO' (greeting, offer of help, refusal: never flagged
+    by RAGHalu); None when the model has no tier classifier."""
+    triplets: list[dict] = field(default_factory=list)
+    """The sentence's claim triplets (subject, relation, object, start, end, verdict) when the
+    model extracts claims (RefChecker)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,7 @@ def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None 
     for r in scored.sentences.to_dict("records"):
         by_response.setdefault(r["response_id"], []).append(r)
     cols, positions = _token_arrays(scored.tokens, name)
+    triplets = _triplets_by_sentence(scored.features.claims)
     rows = scored.responses.set_index("response_id")
     locations: dict[str, tuple] = {}
     out = []
@@ -184,6 +191,8 @@ def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None 
                                                      "mismatch")))
         sents = sorted(by_response.get(rid, []), key=lambda r: r["sentence_index"])
         chunks, texts = locations[source.source_id]
+        for r in sents:
+            r["triplet_list"] = triplets.get((rid, int(r["sentence_index"])), [])
         result = _one(name, cuts, response, source, rows.loc[rid], sents, toks,
                       scored.features.parsed.get(rid), chunks, ids[k] if ids is not None else rid, model_label)
         result.passages, result.chunks = texts, [c[:3] for c in chunks]
@@ -235,8 +244,21 @@ def _sentence(r: dict, name: str, cuts: dict, locations) -> SentenceResult:
         evidence, note = EvidenceRef(k, passage, start, end, text, score), ""
     risk = float(r[f"risk_{name}"])
     verdict = "unsupported" if risk >= cuts["sentence"] else "supported"
+    tier = r.get("tier")
     return SentenceResult(int(r["sentence_index"]), int(r["start"]), int(r["end"]), r["text"], risk,
-                          verdict, evidence, note)
+                          verdict, evidence, note, tier if isinstance(tier, str) else None,
+                          r.get("triplet_list", []))
+
+
+def _triplets_by_sentence(claims: pd.DataFrame | None) -> dict[tuple[str, int], list[dict]]:
+    if claims is None or claims.empty:
+        return {}
+    out: dict[tuple[str, int], list[dict]] = {}
+    for r in claims.to_dict("records"):
+        out.setdefault((r["response_id"], int(r["sentence_index"])), []).append(
+            {k: (int(r[k]) if k in ("start", "end") else r[k])
+             for k in ("subject", "relation", "object", "start", "end", "verdict")})
+    return out
 
 
 def _span_type(toks: _Tokens, a: int, b: int, sent: dict) -> str | None:

@@ -1,16 +1,19 @@
-"""Detectors: a common interface, four unsupervised baselines, two supervised models."""
+"""Detectors: a common interface, unsupervised baselines, supervised models, and the RefChecker-
+and RAGHalu-style systems."""
 from __future__ import annotations
 
 from .base import Detector
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .nli import EvidenceChainNLI
+from .refchecker import RefChecker
 from .supervised import EvidenceChainLR, EvidenceChainRF
 from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
 from .token import EvidenceChainToken
+from .twotier import RAGHalu
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
-                               EvidenceChainNLI)
+                               EvidenceChainNLI, RefChecker, RAGHalu)
 }
 
 
@@ -35,6 +38,8 @@ __all__ = [
     "EvidenceChainToken",
     "Lexical",
     "NLIRules",
+    "RAGHalu",
+    "RefChecker",
     "THRESHOLD_RULES",
     "choose_threshold",
     "make_detector",

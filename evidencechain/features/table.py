@@ -35,7 +35,7 @@ SENTENCE_COLUMNS = (
     "response_id", "source_id", "sentence_index", "start", "end", "text", "n_tokens", "n_content",
     "coverage", "novel_count", "best_chunk_overlap", "overlap_chunk", "bm25_max", "bm25_chunk",
     "numbers_count", "numeric_mismatch", "entities_count", "entity_mismatch", "label",
-    "response_label", "gold_chunk", "gold_supported", "temperature", "model", "task_type",
+    "response_label", "gold_chunk", "gold_supported", "no_info_gold", "temperature", "model", "task_type",
     "source_collection",
 )
 """Columns of the sentence table before TF-IDF, response and neural features are added."""
@@ -64,6 +64,8 @@ class FeatureTables:
     responses: pd.DataFrame | None = None
     """One row per answer of the corpus (RESPONSE_COLUMNS), sentences or not; None when
     the tables were assembled without a corpus (then derived from the sentence rows)."""
+    claims: pd.DataFrame | None = None
+    """One row per claim triplet (`features.claims.TRIPLET_COLUMNS`) when claims are extracted."""
 
 
 @dataclass
@@ -83,6 +85,9 @@ class FeatureConfig:
     checker_windows: int = 2
     checker_quantize: str = "none"
     """none | int8 (dynamic quantization of the checker's linear layers, CPU)."""
+    claims: bool = False
+    """Extract claim triplets and check them against the source (`features.claims`); switched on
+    automatically when a configured detector needs them (RefChecker)."""
 
 
 class FeatureExtractor:
@@ -165,9 +170,14 @@ class FeatureExtractor:
         tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
         if self.checker is not None:
             self.checker.add(sentences, tokens if with_tokens else None, indices, self.cache, progress)
+        claims = None
+        if self.config.claims:
+            from .claims import add_claim_features
+            claims = add_claim_features(sentences, tokens if with_tokens else None,
+                                        {r.id: r.response for r in corpus.responses}, indices, progress)
         return FeatureTables(sentences, tokens, indices,
                              {r.id: d for r, d in zip(corpus.responses, parsed)},
-                             response_table(corpus, sentences))
+                             response_table(corpus, sentences), claims)
 
     def _add_tfidf(self, sentences: pd.DataFrame, indices: dict[str, EvidenceIndex]) -> None:
         sentences["tfidf_max"], sentences["tfidf_chunk"] = tfidf_columns(self.vectorizer, sentences, indices)
@@ -197,19 +207,20 @@ def _sentence_spans(doc: ParsedText) -> list[tuple[int, int]]:
     return [(start, start + len(stripped))]
 
 
-def _gold_chunk(response: Response, start: int, end: int) -> tuple[int, int]:
-    """(gold chunk index or -1, 1 if the gold marks the sentence supported) by best overlap."""
+def _gold_chunk(response: Response, start: int, end: int) -> tuple[int, int, int]:
+    """(gold chunk index or -1, 1 if the gold marks the sentence supported, 1 if its gold tier
+    is NO-INFO) by best overlap; -1 where the answer has no sentence gold."""
     if not response.sentence_meta:
-        return -1, -1
+        return -1, -1, -1
     best, overlap = None, 0
     for g in response.sentence_meta:
         o = min(end, g.end) - max(start, g.start)
         if o > overlap:
             best, overlap = g, o
     if best is None or overlap < 0.5 * (end - start):
-        return -1, -1
+        return -1, -1, -1
     chunk = best.chunk_index if best.chunk_index is not None and best.supported else -1
-    return chunk, int(best.supported)
+    return chunk, int(best.supported), int(getattr(best, "tier", "verifiable") == "no_info")
 
 
 def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex,
@@ -235,7 +246,7 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
         bm25 = index.bm25.scores(terms(doc, idx))
         ent_mask, ents_seen, ents_absent = absent_entity_mask(doc, (start, end), index.text_lower, index.vocab)
         entity_absent |= ent_mask
-        gold_chunk, gold_supported = _gold_chunk(response, start, end)
+        gold_chunk, gold_supported, no_info = _gold_chunk(response, start, end)
         words = in_sentence & ~doc.is_punct
         rows.append({
             "response_id": response.id,
@@ -261,6 +272,7 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
             "response_label": int(response.hallucinated),
             "gold_chunk": gold_chunk,
             "gold_supported": gold_supported,
+            "no_info_gold": no_info,
         })
     if not with_tokens:
         return rows, None

@@ -235,7 +235,9 @@ BUILDERS = {"ragtruth_qa": ragtruth_qa, "summedits": summedits, "cliff": cliff, 
 
 
 def benchmark_tables(run: Run) -> list[Table]:
-    return BUILDERS.get(run.meta["name"], generic)(run)
+    from .claims import claim_tables
+
+    return [*BUILDERS.get(run.meta["name"], generic)(run), *claim_tables(run)]
 
 
 def benchmark_figures(run: Run) -> dict:

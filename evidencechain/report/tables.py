@@ -198,11 +198,14 @@ TABLES: dict[str, Callable[[Run], Table | None]] = {
 
 def build_tables(run: Run) -> dict[str, Table]:
     """Every table the run supports, by name (absent results: table left out)."""
+    from .claims import claim_tables
+
     out = {}
     for name, make in TABLES.items():
         table = make(run)
         if table is not None:
             out[name] = table
+    out.update({t.name: t for t in claim_tables(run)})
     return out
 
 

@@ -17,7 +17,9 @@ How it works, in brief:
   * a *draft* of a source holds the Source record and its *facts* (`facts`); the builders
     `yelp`, `marco` and `news` make drafts from the vocabularies in `vocab/` and the
     templates in `templates/`;
-  * a response (`respond`) renders 2-5 facts through frames chosen per generator label;
+  * a response (`respond`) renders 2-5 facts through frames chosen per generator label,
+    then adds NO-INFO sentences (greetings, hedges, refusals, questions back, closing offers;
+    `tier = "no_info"` in `sentence_meta`) at rates per label, from their own random stream;
   * a corruption (`inject`) replaces one slot value by an alternative of the same kind that
     the source never mentions (Conflict, `alternatives`), or appends/inserts a clause or
     sentence the source does not support (Baseless Info, `baseless`).

@@ -82,7 +82,8 @@ def generate_audit_corpus(seed: int = 17, scale: int = 1) -> Corpus:
         sid = d.source.source_id
         for model in MODELS:
             rng = random.Random(f"audit:{seed}:response:{sid}:{model}")
-            text, labels, gold = respond(d, model, rng, (model, sid) in corrupted)
+            no_info_rng = random.Random(f"audit:{seed}:noinfo:{sid}:{model}")
+            text, labels, gold = respond(d, model, rng, (model, sid) in corrupted, no_info_rng)
             responses.append(Response(
                 id=f"audit-{len(responses) + 1:06d}", source_id=sid, model=model,
                 temperature=rng.choice(TEMPERATURES), labels=labels,

@@ -7,7 +7,17 @@ from ...io import atomic_write_text
 from ..ragtruth import write_ragtruth
 from .corpus import generate_audit_corpus
 from .plan import MODEL_RATES, MODELS, TASK_RATES
-from .resources import template_text
+from .resources import RESPONSES, template_text
+
+
+def no_info_rates() -> str:
+    """A Markdown table: per generator label, the probability of each NO-INFO kind."""
+    kinds = RESPONSES.no_info["kinds"]
+    header = "| generator label | " + " | ".join(kinds) + " |"
+    align = "| --- | " + " | ".join("---:" for _ in kinds) + " |"
+    rows = [f"| {m} | " + " | ".join(f"{RESPONSES.styles[m]['no_info'][k]:.2f}" for k in kinds) + " |"
+            for m in MODELS]
+    return "\n".join([header, align, *rows])
 
 
 def write_audit_corpus(out_dir: str | Path = "data/audit", seed: int = 17, scale: int = 1) -> list[Path]:
@@ -23,6 +33,7 @@ def write_audit_corpus(out_dir: str | Path = "data/audit", seed: int = 17, scale
         seed=seed, scale=scale, scale_arg=f" --scale {scale}" if scale != 1 else "",
         model_rates=", ".join(f"{m} {MODEL_RATES[m]:.2f}" for m in MODELS),
         task_rates=", ".join(f"{t} {r:.2f}" for t, r in TASK_RATES.items()),
+        no_info_rates=no_info_rates(),
         pipeline=pipeline_name(), tables=statistics_markdown(tables))
     readme_path = atomic_write_text(out_dir / "README.md", readme)
     return [resp_path, src_path, readme_path]

@@ -1,0 +1,63 @@
+"""RAGHalu-style two tiers: tier 1 marks each answer sentence VERIFIABLE or NO-INFO (greetings,
+offers of help, questions back, refusals and hedges with no factual content); tier 2 scores
+only VERIFIABLE sentences for support. A NO-INFO sentence is never flagged (risk 0).
+
+Tier 1 is `features.tiers.TierClassifier`, fitted on training sentences with a gold tier
+(`no_info_gold`, from the audit corpus's `sentence_meta`); tier 2 is the logistic regression of
+EvidenceChain_LR fitted on the VERIFIABLE training sentences only. The runner skips this
+detector, with the reason, when the fit corpus has no NO-INFO labels.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .supervised import EvidenceChainLR
+from .token import SENTENCE_GROUPS
+
+NO_INFO_COLUMN = "no_info_gold"
+
+
+class RAGHalu(EvidenceChainLR):
+    name = "RAGHalu"
+    needs_tiers = True
+    default_groups = SENTENCE_GROUPS
+
+    def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
+                 tier_threshold: float = 0.5, tier_C: float = 1.0):
+        super().__init__(groups, random_state)
+        self.tier_threshold, self.tier_C = tier_threshold, tier_C
+        self.tier_model = None
+
+    def fit(self, sentences: pd.DataFrame) -> RAGHalu:
+        from ..features.tiers import TierClassifier
+
+        gold = sentences[NO_INFO_COLUMN].to_numpy() if NO_INFO_COLUMN in sentences else np.full(len(sentences), -1)
+        if not (gold == 1).any() or not (gold == 0).any():
+            raise ValueError(f"{self.name} needs sentences labelled NO-INFO and VERIFIABLE to fit tier 1")
+        known = gold >= 0
+        texts = sentences["text"].astype(str).to_numpy()
+        self.tier_model = TierClassifier(random_state=self.random_state, C=self.tier_C).fit(
+            list(texts[known]), ["no_info" if g else "verifiable" for g in gold[known]])
+        super().fit(sentences[gold != 1].reset_index(drop=True))
+        return self
+
+    def no_info_probability(self, sentences: pd.DataFrame) -> np.ndarray:
+        if self.tier_model is None:
+            raise RuntimeError(f"{self.name} is not fitted")
+        if not len(sentences):
+            return np.zeros(0)
+        return self.tier_model.predict_proba(list(sentences["text"].astype(str)))[:, 1]
+
+    def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
+        risk = super().score_sentences(sentences)
+        return np.where(self.no_info_probability(sentences) >= self.tier_threshold, 0.0, risk)
+
+    def sentence_columns(self, sentences: pd.DataFrame) -> dict[str, np.ndarray]:
+        """The tier of every sentence, shown in scored tables and `detect` output."""
+        no_info = self.no_info_probability(sentences) >= self.tier_threshold
+        return {"tier": np.where(no_info, "NO-INFO", "VERIFIABLE")}
+
+    def __repr__(self) -> str:
+        return (f"RAGHalu(groups={self.groups}, random_state={self.random_state}, "
+                f"tier_threshold={self.tier_threshold})")

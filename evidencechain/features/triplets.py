@@ -1,0 +1,245 @@
+"""A rule-based RefChecker checker: each claim triplet gets Entailment, Neutral or
+Contradiction against the evidence sentences, and response scores aggregate the verdicts.
+
+Per triplet (its `as_text()`, parsed with the project's pipeline and parse cache):
+
+1. Alignment: the evidence sentence covering the largest share of the triplet's content
+   words (not stop words or punctuation; a word is covered when its lower-case form or lemma
+   occurs in the sentence, a number when its normalised value does). Among tied sentences,
+   the one whose window (itself and its two neighbours) covers most, then the first. No
+   sentence sharing a content word: Neutral, `evidence_index` -1.
+2. Contradiction: a number, date or named entity of the triplet is absent from the window,
+   the window states a different value of the same kind (numbers: years 1000-2100, clock
+   times, other numbers; entities: dates, other names), and the triplet's other content
+   words are covered by the window at or above the threshold.
+   Numbers are normalised by `features.numeric`, entities found and matched by
+   `features.entities` (spaCy NER, or capitalised runs without it).
+3. Entailment: coverage by the aligned sentence and its neighbours >= `coverage_threshold`
+   (default 0.7: most content words, allowing a paraphrased word or two in a longer claim)
+   and no number or entity of the triplet absent from them.
+4. Neutral otherwise. A triplet without content words is Entailment (nothing to check).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..text.parse import ParsedText, parse_texts
+from ..text.triplets import Triplet
+from .entities import absent_entity_mask, entity_spans, normalise_entity
+from .evidence import content_indices, forms
+from .numeric import absent_number_mask, evidence_numbers, time_spans, token_number_values
+
+VERDICTS = ("Entailment", "Neutral", "Contradiction")
+RULES = ("strict", "ratio", "majority")
+COUNT_COLUMNS = ("n_triplets", "n_entailment", "n_neutral", "n_contradiction")
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class TripletVerdict:
+    triplet: Triplet
+    verdict: str
+    evidence_index: int
+    coverage: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    """What the checker needs of one evidence sentence."""
+    forms: frozenset[str]
+    numbers: frozenset[str]
+    entities: tuple[tuple[str, str], ...]  # (kind, normalised text)
+    lower: str
+
+
+def _number_kind(value: str) -> str:
+    if value.startswith("time:"):
+        return "time"
+    v = float(value)
+    return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
+
+
+def _entity_kind(label: str) -> str:
+    return "date" if label in ("DATE", "TIME") else "name"
+
+
+def _sentence(p: ParsedText) -> _Sentence:
+    idx = np.flatnonzero(~p.is_punct)
+    ents = tuple((_entity_kind(label), normalise_entity(p.text[a:b]))
+                 for a, b, label in entity_spans(p))
+    return _Sentence(frozenset(forms(p, idx)), frozenset(evidence_numbers(p.text, p.lower)),
+                     ents, p.text.lower())
+
+
+def _window(sents: list[_Sentence], i: int) -> _Sentence:
+    part = sents[max(0, i - 1):i + 2]
+    return _Sentence(frozenset().union(*(s.forms for s in part)),
+                     frozenset().union(*(s.numbers for s in part)),
+                     tuple(e for s in part for e in s.entities),
+                     " ".join(s.lower for s in part))
+
+
+def _token_values(p: ParsedText) -> list[set[str]]:
+    """Normalised numbers per token, clock times included."""
+    values = [token_number_values(t) for t in p.lower]
+    for a, b, value in time_spans(p.text):
+        for i in p.tokens_in(a, b):
+            values[i] = {value}
+    return values
+
+
+def _covered(p: ParsedText, idx: np.ndarray, values: list[set[str]], s: _Sentence) -> np.ndarray:
+    return np.array([bool({p.lower[i], p.lemma[i]} & s.forms) or bool(values[i] & s.numbers)
+                     for i in idx], dtype=bool)
+
+
+def _conflicts(p: ParsedText, values: list[set[str]],
+               window: _Sentence) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(tokens absent from the window, of those the contradicted ones, descriptions)."""
+    _, absent = absent_number_mask(p.text, p.starts, p.ends, p.lower, set(window.numbers))
+    absent = absent.copy()
+    contradicted = np.zeros(len(p), dtype=bool)
+    notes: list[str] = []
+    claimed = set().union(*values) if values else set()
+    for i in np.flatnonzero(absent):
+        kinds = {_number_kind(v) for v in values[i]}
+        rivals = sorted(v for v in window.numbers - claimed if _number_kind(v) in kinds)
+        if rivals:
+            contradicted[i] = True
+            notes.append(f"number {p.token_text(i)!r} vs evidence {', '.join(rivals[:3])}")
+    vocab = set(window.forms)
+    lower = p.text.lower()
+    for a, b, label in entity_spans(p):
+        mask, _, missing = absent_entity_mask(p, (a, b), window.lower, vocab)
+        if not missing:
+            continue
+        absent |= mask
+        kind = _entity_kind(label)
+        rivals = sorted({t for k, t in window.entities if k == kind and t and t not in lower})
+        if rivals:
+            contradicted |= mask
+            notes.append(f"{kind} {p.text[a:b]!r} vs evidence {', '.join(rivals[:3])!r}")
+    return absent, contradicted, notes
+
+
+def _check(triplet: Triplet, p: ParsedText, sents: list[_Sentence],
+           threshold: float) -> TripletVerdict:
+    idx = content_indices(p)
+    if not len(idx):
+        return TripletVerdict(triplet, "Entailment", -1, 1.0, "no content words")
+    values = _token_values(p)
+    shares = [(_covered(p, idx, values, s).mean(), i) for i, s in enumerate(sents)]
+    top = max((share for share, _ in shares), default=0.0)
+    if top == 0:
+        return TripletVerdict(triplet, "Neutral", -1, 0.0,
+                              "no evidence sentence shares a content word")
+    best, window, covered = max(
+        ((i, w, _covered(p, idx, values, w)) for share, i in shares if share == top
+         for w in [_window(sents, i)]), key=lambda x: (x[2].mean(), -x[0]))
+    coverage = float(covered.mean())
+    absent, contradicted, notes = _conflicts(p, values, window)
+    others = ~contradicted[idx]
+    if contradicted.any() and others.any() and covered[others].mean() >= threshold:
+        return TripletVerdict(triplet, "Contradiction", best, coverage, "; ".join(notes))
+    if absent.any():
+        missing = ", ".join(repr(p.token_text(i)) for i in np.flatnonzero(absent)[:3])
+        return TripletVerdict(triplet, "Neutral", best, coverage, f"not in evidence: {missing}")
+    if coverage >= threshold:
+        return TripletVerdict(triplet, "Entailment", best, coverage,
+                              f"coverage {coverage:.2f} >= {threshold:.2f}")
+    return TripletVerdict(triplet, "Neutral", best, coverage,
+                          f"coverage {coverage:.2f} < {threshold:.2f}")
+
+
+def check_triplets(triplets: Sequence[Triplet], evidence_sentences: list[str],
+                   coverage_threshold: float = 0.7, *, pipeline: str = "auto") -> list[TripletVerdict]:
+    """One verdict per triplet, in order (see the module docstring for the rules).
+
+    `pipeline` is the spaCy pipeline of `parse_texts` ("auto" or "blank").
+    """
+    triplets = list(triplets)
+    if not triplets:
+        return []
+    parsed = parse_texts([t.as_text() for t in triplets] + list(evidence_sentences),
+                         pipeline=pipeline, progress=False)
+    sents = [_sentence(p) for p in parsed[len(triplets):]]
+    return [_check(t, p, sents, coverage_threshold) for t, p in zip(triplets, parsed)]
+
+
+def sentence_verdict_counts(verdicts: Sequence[TripletVerdict], n_sentences: int) -> pd.DataFrame:
+    """Verdict counts per answer sentence (every sentence, with or without triplets)."""
+    counts = np.zeros((n_sentences, 4), dtype=np.int64)
+    for v in verdicts:
+        i = v.triplet.sentence_index
+        if not 0 <= i < n_sentences:
+            raise ValueError(f"triplet sentence_index {i} outside 0..{n_sentences - 1}")
+        counts[i, 0] += 1
+        counts[i, 1 + VERDICTS.index(v.verdict)] += 1
+    frame = pd.DataFrame(counts, columns=list(COUNT_COLUMNS))
+    frame.insert(0, "sentence_index", np.arange(n_sentences, dtype=np.int64))
+    return frame
+
+
+def _totals(counts) -> tuple[int, int, int]:
+    """(entailment, neutral, contradiction) from a mapping, a Series or a DataFrame."""
+    if isinstance(counts, pd.DataFrame):
+        counts = counts.sum(numeric_only=True)
+    if not isinstance(counts, (Mapping, pd.Series)):
+        raise TypeError(f"counts must be a mapping, Series or DataFrame, not {type(counts).__name__}")
+    keys = {str(k).lower().removeprefix("n_"): k for k in counts.keys()}
+    out = []
+    for name in VERDICTS:
+        key = keys.get(name.lower())
+        value = 0 if key is None else counts[key]
+        if value < 0:
+            raise ValueError(f"negative count for {name}: {value}")
+        out.append(int(value))
+    return out[0], out[1], out[2]
+
+
+def aggregate(counts, rule: str) -> float:
+    """Response score in [0, 1] from verdict counts; higher = more likely hallucinated.
+
+    `counts`: keys "Entailment"/"Neutral"/"Contradiction" (any case) or "n_entailment"/...;
+    a DataFrame of `sentence_verdict_counts` rows is summed. No triplet scores 0.
+
+    - "strict" (RefChecker's max-pooling, Entailment < Neutral < Contradiction): 1 if any
+      triplet is a Contradiction, else 0.5 * the Neutral share. So score > 0 exactly when the
+      pooled label is not Entailment, 1 exactly when it is Contradiction, and answers with
+      only Neutral doubts rank by how many.
+    - "ratio": (Neutral + 2 * Contradiction) / (2 * n), the paper's scalar (Entailment 1,
+      Neutral 0, Contradiction -1) averaged and rescaled to [0, 1].
+    - "majority": 1 when Neutral + Contradiction outnumber Entailment, else their share
+      (at most 0.5), so the answers below the majority line still rank.
+    """
+    if rule not in RULES:
+        raise ValueError(f"unknown aggregation rule {rule!r}; choose one of {', '.join(RULES)}")
+    e, n, c = _totals(counts)
+    total = e + n + c
+    if total == 0:
+        return 0.0
+    if rule == "strict":
+        return 1.0 if c else 0.5 * n / total
+    if rule == "ratio":
+        return (n + 2 * c) / (2 * total)
+    return 1.0 if n + c > e else (n + c) / total
+
+
+def copy_rate(answer: str, evidence: str, n: int) -> float:
+    """Share of the answer's word n-grams (lower-cased \\w+ words, with repeats) that occur in
+    the evidence; 0 when the answer has no n-gram. RefChecker averages n = 1..4."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    words = _WORD.findall(answer.lower())
+    grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
+    if not grams:
+        return 0.0
+    ev = _WORD.findall(evidence.lower())
+    known = {tuple(ev[i:i + n]) for i in range(len(ev) - n + 1)}
+    return sum(g in known for g in grams) / len(grams)
