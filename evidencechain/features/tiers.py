@@ -34,12 +34,13 @@ TIERS: tuple[str, ...] = SentenceGold.TIERS
 CUE_FAMILIES = ("greeting", "closing", "hedge", "refusal", "question")
 FEATURES = (
     "ends_question", "question_marks", "exclamations", "second_person", "first_person",
-    "first_plural", *(f"{family}_cues" for family in CUE_FAMILIES), "digits", "capitalised",
+    "first_plural", *(f"{family}_cues" for family in CUE_FAMILIES), "all_cues", "digits", "capitalised",
     "content_words", "content_share", "words", "chars",
 )
 """The columns of `tier_features`, in order: `ends_question` is 0/1; the pronoun columns are
 log(1 + count) / (1 + content words); `content_share` is a share of the words; every other
-column is log(1 + count). Content words are words of three letters or more outside the
+column is log(1 + count). `all_cues` counts the cues of every family together, so that a kind
+of NO-INFO sentence rare in training still gains from the others. Content words are words of three letters or more outside the
 function-word list and outside every cue phrase."""
 
 _WORD = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*|\d+(?:[.,:]\d+)*")
@@ -108,7 +109,7 @@ def _row(text: str) -> list[float]:
     discount = 1.0 + len(content)
     pronouns = [math.log1p(sum(w in sets[kind] for w in lowered)) / discount
                 for kind in ("second", "first", "first_plural")]
-    counts = [*cues, sum(w[0].isdigit() for w, _ in words), capitalised, len(content)]
+    counts = [*cues, sum(cues), sum(w[0].isdigit() for w, _ in words), capitalised, len(content)]
     return [float(stripped.endswith("?")), math.log1p(text.count("?")), math.log1p(text.count("!")),
             *pronouns, *(math.log1p(n) for n in counts),
             len(content) / len(words) if words else 0.0, math.log1p(len(words)), math.log1p(len(text))]
