@@ -86,6 +86,9 @@ class ProvenanceFamily:
             elif name == "minilm":
                 scorer = self._load("minilm", lambda t=t: prov.EmbeddingRelevance(
                     s.embedding_model, store=self.store, temperature=t))
+            elif name == "learned-checker":
+                scorer = self._load("learned-checker relevance", lambda t=t: prov.LearnedCheckerRelevance(
+                    s.learned_checker, temperature=t, cache=self.cache))
             elif not s.reranker_model:
                 self._component(out, name, "relevance", subset, "absent",
                                 "not configured: no reranker weights are installed here "
@@ -111,15 +114,17 @@ class ProvenanceFamily:
                 checker = prov.evidencechain_checker(det)
             elif name == "nli-rules":
                 checker = prov.nli_rules_checker()
+            elif name == "learned-checker":
+                checker = self._load(name, lambda: prov.LearnedChecker(s.learned_checker, self.cache, self.progress))
             elif not s.nli_model:
                 self._component(out, name, "fact checker", subset, "absent",
                                 "not configured: no NLI weights are installed here (set nli_model to a local directory)")
                 continue
             else:
                 checker = self._load(name, lambda: prov.NLICrossEncoderChecker(s.nli_model, s.batch_size))
-                if isinstance(checker, Exception):
-                    self._component(out, name, "fact checker", subset, "absent", str(checker))
-                    continue
+            if isinstance(checker, Exception):
+                self._component(out, name, "fact checker", subset, "absent", str(checker))
+                continue
             self._component(out, name, "fact checker", subset, "present", checker.describe())
             checkers.append(checker)
         return checkers

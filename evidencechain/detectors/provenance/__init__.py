@@ -7,8 +7,10 @@
 1. **Context items** are the sentences of the evidence (as in the paper), in their order.
 2. **Relevance** of each item to the query (question or dialogue history; a summary has
    no query, so the summary itself is the relevance query): BM25+, TF-IDF cosine, MiniLM
-   embedding cosine (optional) or a transformers cross-encoder from a local directory
-   (optional). Every scorer has the interface `score(examples) -> [array per example]`.
+   embedding cosine (optional), a transformers cross-encoder from a local directory
+   (optional) or the learned checker's supported probability of (item, query) (optional,
+   `learned_checker`, default results/checker from `make checker`; T = 0.05 like the
+   similarities). Every scorer has the interface `score(examples) -> [array per example]`.
 3. **Selection**: relevance scores become probabilities by a softmax with temperature T,
    p_i = exp(s_i / T) / sum_j exp(s_j / T). BM25+, TF-IDF and embedding scores are
    similarities on a [0, 1] (cosine: [-1, 1]) scale and use T = 0.05 unless configured
@@ -22,10 +24,11 @@
 4. **Claim**: QA "The answer to question Q is A."; dialogue "The reply to the conversation
    H is: A"; summary "A summary of the document is: A".
 5. **Fact checker**: the support probability of each (source, claim) pair. An NLI
-   cross-encoder from a local directory (entailment probability; optional), or offline
-   checkers: the EvidenceChain sentence model (1 - its hallucination probability on the
-   answer's features computed against that one source, query words counting as given)
-   and the NLI-lite rules (1 - max of numeric, entity and coverage risks).
+   cross-encoder from a local directory (entailment probability; optional), the learned
+   checker of `make checker` (its supported probability; optional, `learned_checker`),
+   or offline checkers: the EvidenceChain sentence model (1 - its hallucination
+   probability on the answer's features computed against that one source, query words
+   counting as given) and the NLI-lite rules (1 - max of numeric, entity and coverage risks).
 6. **Aggregation** of the supports over the selected sources: min, max, or the weighted
    average with the selection weights. The response risk is 1 - factuality.
 
@@ -43,8 +46,10 @@ from .aggregate import AGGREGATIONS, aggregate_support
 from .checkers import (
     DetectorChecker,
     FactChecker,
+    LearnedChecker,
     NLICrossEncoderChecker,
     evidencechain_checker,
+    load_learned_checker,
     nli_rules_checker,
 )
 from .claims import CLAIM_TEMPLATES, DEFAULT_TEMPLATE, Claim, make_claim
@@ -57,6 +62,7 @@ from .relevance import (
     BM25Relevance,
     CrossEncoderRelevance,
     EmbeddingRelevance,
+    LearnedCheckerRelevance,
     RelevanceScorer,
     TfidfRelevance,
 )
@@ -82,6 +88,8 @@ __all__ = [
     "Example",
     "FactChecker",
     "GridResult",
+    "LearnedChecker",
+    "LearnedCheckerRelevance",
     "NLICrossEncoderChecker",
     "PairBatch",
     "PairFeaturizer",
@@ -98,6 +106,7 @@ __all__ = [
     "context_spans",
     "evidencechain_checker",
     "examples_from_tables",
+    "load_learned_checker",
     "make_claim",
     "nli_rules_checker",
     "relevance_probabilities",

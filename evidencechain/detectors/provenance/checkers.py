@@ -1,14 +1,18 @@
 """Fact checkers: the support probability of each (source item, claim) pair.
 
-An NLI cross-encoder from a local directory (entailment probability; optional, raises
-`NeuralUnavailable` when absent), or offline checkers built on a sentence detector: the
+An NLI cross-encoder from a local directory (entailment probability) or the project's
+learned checker (`make checker`; its `supported` probability), both optional and raising
+`NeuralUnavailable` when absent, or offline checkers built on a sentence detector: the
 EvidenceChain sentence model (1 - its hallucination probability on the answer's features
 computed against that one source) and the NLI-lite rules.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from ...features.neural import NeuralUnavailable
 from ..base import Detector
 from ..baselines import NLIRules
 from .pairs import PAIR_FEATURES, PairBatch
@@ -44,6 +48,52 @@ class NLICrossEncoderChecker(FactChecker):
 
     def describe(self) -> str:
         return f"{self.model.describe()}, entailment probability"
+
+
+def load_learned_checker(path: str):
+    """The learned checker (`features.checker.CheckerFeatures`) at `path`, loaded once per
+    process and directory; `NeuralUnavailable` when it is absent or cannot be loaded."""
+    from ...features.checker import checker_absent_reason, model_key
+
+    reason = checker_absent_reason(path)
+    if reason == "absent: not configured":
+        raise NeuralUnavailable("learned checker not configured: set learned_checker to a trained checker "
+                                "directory (make checker writes results/checker)")
+    if reason:
+        raise NeuralUnavailable(f"learned checker: {reason.removeprefix('absent: ')}")
+    return _loaded(str(path), model_key(path))
+
+
+@lru_cache(maxsize=4)
+def _loaded(path: str, key: str):
+    """`key` (the hash of checker.json) changes when the directory is retrained."""
+    from ...features.checker import CheckerFeatures
+
+    return CheckerFeatures(path)
+
+
+def learned_support(model, premises: list[str], claims: list[str], cache=None, progress: bool = False) -> np.ndarray:
+    """The learned checker's `supported` probability of each (premise, claim) pair, in input order."""
+    if not premises:
+        return np.zeros(0)
+    scored = model.score_pairs(list(premises), list(claims), cache, progress)
+    return np.array([float(probs[0]) for probs, _, _ in scored])
+
+
+class LearnedChecker(FactChecker):
+    """The learned checker's `supported` probability of (item, claim); `cache`: a `ParseCache` or None."""
+
+    name = "learned-checker"
+
+    def __init__(self, path: str = "results/checker", cache=None, progress: bool = False):
+        self.model = load_learned_checker(path)  # raises NeuralUnavailable
+        self.cache, self.progress = cache, progress
+
+    def support(self, batch: PairBatch) -> np.ndarray:
+        return learned_support(self.model, batch.premises(), batch.claims(), self.cache, self.progress)
+
+    def describe(self) -> str:
+        return f"learned {self.model.scorer.describe()}, supported probability"
 
 
 class DetectorChecker(FactChecker):

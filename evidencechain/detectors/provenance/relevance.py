@@ -2,9 +2,10 @@
 
 Every scorer has the interface `score(examples) -> [array per example]` and carries the
 softmax temperature that selection uses with its scores: BM25+, TF-IDF and embedding
-scores are similarities on a [0, 1] (cosine: [-1, 1]) scale and default to T = 0.05;
-cross-encoder logits default to T = 1. MiniLM and the cross-encoder are optional and
-raise `NeuralUnavailable` when their model cannot be loaded.
+scores are similarities on a [0, 1] (cosine: [-1, 1]) scale and default to T = 0.05, as
+do the learned checker's supported probabilities ([0, 1]); cross-encoder logits default
+to T = 1. MiniLM, the cross-encoder and the learned checker are optional and raise
+`NeuralUnavailable` when their model cannot be loaded.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from tqdm.auto import tqdm
 
 from ...features.retrieval import make_tfidf
+from .checkers import learned_support, load_learned_checker
 from .examples import Example
 from .store import EmbeddingStore
 
@@ -175,3 +177,22 @@ class CrossEncoderRelevance(RelevanceScorer):
     def describe(self) -> str:
         return f"{self.model.describe()}, logit, T={self.temperature}"
 
+
+class LearnedCheckerRelevance(RelevanceScorer):
+    """The learned checker's `supported` probability of (item, relevance query), T = 0.05 by
+    default (a probability on [0, 1] like the similarities); `cache`: a `ParseCache` or None."""
+
+    name = "learned-checker"
+
+    def __init__(self, path: str = "results/checker", temperature: float = SIMILARITY_TEMPERATURE, cache=None):
+        self.model = load_learned_checker(path)  # raises NeuralUnavailable
+        self.temperature, self.cache = temperature, cache
+
+    def score(self, examples: Sequence[Example], progress: bool = False) -> list[np.ndarray]:
+        pairs = list(dict.fromkeys((t, ex.relevance_query) for ex in examples for t in ex.items))
+        support = learned_support(self.model, [t for t, _ in pairs], [q for _, q in pairs], self.cache, progress)
+        value = dict(zip(pairs, support))
+        return [np.array([value[(t, ex.relevance_query)] for t in ex.items], dtype=float) for ex in examples]
+
+    def describe(self) -> str:
+        return f"learned {self.model.scorer.describe()}, supported probability of (item, query), T={self.temperature}"

@@ -19,8 +19,8 @@ from .aggregate import AGGREGATIONS
 from .pairs import PAIR_FEATURES
 
 SECTION = "[detectors.params.Provenance]"
-RELEVANCE_SCORERS = ("bm25", "tfidf", "minilm", "cross-encoder")
-FACT_CHECKERS = ("nli-cross-encoder", "evidencechain", "nli-rules")
+RELEVANCE_SCORERS = ("bm25", "tfidf", "minilm", "cross-encoder", "learned-checker")
+FACT_CHECKERS = ("nli-cross-encoder", "evidencechain", "nli-rules", "learned-checker")
 
 
 @dataclass
@@ -45,6 +45,9 @@ class ProvenanceSettings:
     """Local directory of a transformers reranker (query, item); empty: not configured."""
     nli_model: str = ""
     """Local directory of a transformers NLI cross-encoder; empty: not configured."""
+    learned_checker: str = "results/checker"
+    """Directory of the learned checker (`make checker`) behind the 'learned-checker' relevance
+    scorer and fact checker."""
     batch_size: int = 32
 
     @classmethod
@@ -85,6 +88,13 @@ class ProvenanceSettings:
         _names("embedding_subsets", self.embedding_subsets, tuple(SPECS))
         _string("reranker_model", self.reranker_model)
         _string("nli_model", self.nli_model)
+        _string("learned_checker", self.learned_checker)
+        users = [key for key, names in (("relevance", self.relevance), ("checkers", self.checkers))
+                 if "learned-checker" in names]
+        if users and not self.learned_checker:
+            raise ConfigError(f"{SECTION} learned_checker: empty, but {' and '.join(users)} list "
+                              f"'learned-checker'; set it to a trained checker directory "
+                              f"(make checker writes results/checker)")
         _integer("batch_size", self.batch_size, minimum=1)
 
     def _validate_groups(self) -> None:
