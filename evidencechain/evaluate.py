@@ -146,10 +146,11 @@ def ensure_numeric(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def triplet_verdict_table(claims: pd.DataFrame | None, corpus: Corpus) -> pd.DataFrame:
-    """Rule verdicts of claim triplets against gold derived from the spans: a triplet overlapping
+    """Verdicts of claim triplets against gold derived from the spans: a triplet overlapping
     a gold span is a gold Contradiction (conflict labels) or Neutral (baseless labels), any other
-    triplet a gold Entailment. One row per (gold, predicted) pair with its count."""
-    columns = ["gold", "predicted", "triplets"]
+    triplet a gold Entailment. One row per (checker, gold, predicted) with its count; checker is
+    `rules`, and `learned checker` too when its verdicts are present."""
+    columns = ["checker", "gold", "predicted", "triplets"]
     if claims is None or claims.empty:
         return pd.DataFrame(columns=columns)
     spans = {r.id: [(lab.start, lab.end, "Conflict" in lab.label_type) for lab in r.labels] for r in corpus.responses}
@@ -157,9 +158,14 @@ def triplet_verdict_table(claims: pd.DataFrame | None, corpus: Corpus) -> pd.Dat
     for rid, a, b in zip(claims["response_id"], claims["start"], claims["end"]):
         hits = [conflict for s, e, conflict in spans.get(rid, ()) if s < b and e > a]
         gold.append("Entailment" if not hits else ("Contradiction" if any(hits) else "Neutral"))
-    frame = pd.DataFrame({"gold": gold, "predicted": claims["verdict"].to_numpy()})
-    return frame.value_counts().rename("triplets").reset_index().sort_values(["gold", "predicted"],
-                                                                               ignore_index=True)
+    sources = [("rules", "verdict"), ("learned checker", "verdict_checker")]
+    frames = [pd.DataFrame({"checker": name, "gold": gold, "predicted": claims[col].to_numpy()})
+              for name, col in sources if col in claims]
+    frame = pd.concat(frames, ignore_index=True)
+    counts = frame.value_counts(sort=False).rename("triplets").reset_index()
+    order = {name: i for i, (name, _) in enumerate(sources)}
+    return counts.sort_values(["checker", "gold", "predicted"], key=lambda c: c.map(order) if c.name == "checker"
+                              else c, ignore_index=True)[columns]
 
 
 def no_info_table(scored: ScoredTables, methods: list[str]) -> pd.DataFrame:

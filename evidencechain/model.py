@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import pickle
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +21,14 @@ from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
 from .data.ragtruth import check_answer_text
 from .data.records import Corpus, Response, Source, did_you_mean
-from .detectors import DETECTORS, THRESHOLD_RULES, Detector, choose_threshold, make_detector
+from .detectors import (
+    DETECTORS,
+    THRESHOLD_RULES,
+    Detector,
+    choose_threshold,
+    make_detector,
+    with_claim_switches,
+)
 from .errors import ConfigError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
 from .features.table import STATUS_SCORED
@@ -95,8 +102,7 @@ class EvidenceChain:
                         detector_params, threshold_metric)
         self.primary = primary
         self.features = features or FeatureConfig()
-        if any(DETECTORS[n].needs_claims for n in self.detector_names) and not self.features.claims:
-            self.features = replace(self.features, claims=True)
+        self.features = with_claim_switches(self.features, self.detector_names)
         self.random_state = random_state
         self.response_aggregation = response_aggregation
         """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""

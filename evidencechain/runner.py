@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,7 @@ from tqdm.auto import tqdm
 from .config import EvaluationSpec, ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
 from .data.records import Corpus
-from .detectors import DETECTORS, choose_threshold
+from .detectors import DETECTORS, choose_threshold, with_claim_switches
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
@@ -36,8 +36,8 @@ from .io import check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .shift import feature_shift
-from .wordlevel import mean_run_words
 from .text.parse import ParseCache
+from .wordlevel import mean_run_words
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +130,7 @@ class TableStore:
     """Feature tables computed once per corpus; TF-IDF columns follow the fitted vocabulary."""
 
     def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool, watch: Stopwatch):
-        claims = config.features.claims or any(DETECTORS[n].needs_claims for n in config.detectors.names)
-        self.features = replace(config.features, claims=claims)
+        self.features = with_claim_switches(config.features, config.detectors.names)
         self.cache, self.progress, self.watch = cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
@@ -184,7 +183,7 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
     names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].needs_tokens)
     dropped = [f"{n}: not fitted, {fit.name} has no word labels" for n in config.detectors.names
                if n not in names]
-    if not _has_tiers(fit):
+    if any(DETECTORS[n].needs_tiers for n in names) and not _has_tiers(fit):
         dropped += [f"{n}: not fitted, {fit.name} has no NO-INFO sentence labels" for n in names
                     if DETECTORS[n].needs_tiers]
         names = tuple(n for n in names if not DETECTORS[n].needs_tiers)

@@ -275,7 +275,7 @@ def test_a_run_with_the_checker_reports_its_rows_and_columns(reference, tmp_path
     config.features.checker = str(model_dir)
     config.corpora["audit"].response_jsonl = str(corpus / "response.jsonl")
     config.corpora["audit"].source_info_jsonl = str(corpus / "source_info.jsonl")
-    config.detectors.names = ["Lexical", "EvidenceChain_LR", "EvidenceChain_NLI"]
+    config.detectors.names = ["Lexical", "EvidenceChain_LR", "EvidenceChain_NLI", "RefChecker", "RefChecker_NLI"]
     config.detectors.primary = "EvidenceChain_LR"
     config.detectors.params = {}
     config.evaluation.ablation = False
@@ -286,3 +286,10 @@ def test_a_run_with_the_checker_reports_its_rows_and_columns(reference, tmp_path
     assert {"sentence", "response", "word"} <= set(metrics.loc[metrics["method"] == "EvidenceChain_NLI", "level"])
     sentences = pd.read_csv(out / "sentences.csv")
     assert sentences["nli_support"].between(0, 1).all() and (sentences["nli_window"].str.len() > 0).any()
+    # RefChecker with the learned checker as its triplet checker: its own rows and verdicts
+    assert {"sentence", "response", "word"} <= set(metrics.loc[metrics["method"] == "RefChecker_NLI", "level"])
+    assert (sentences["n_triplets_checker"] == sentences["n_triplets"]).all()
+    verdicts = pd.read_csv(out / "triplet_verdicts.csv")
+    assert set(verdicts["checker"]) == {"rules", "learned checker"}
+    per_checker = verdicts.groupby("checker")["triplets"].sum()
+    assert per_checker["rules"] == per_checker["learned checker"] == sentences["n_triplets"].sum()

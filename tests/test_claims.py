@@ -96,8 +96,14 @@ def test_triplet_gold_comes_from_the_spans_and_no_info_rates_from_decisions():
     claims = pd.DataFrame({"response_id": ["r1", "r1"], "start": [6, 6], "end": [20, 32],
                            "verdict": ["Entailment", "Contradiction"]})
     table = triplet_verdict_table(claims, corpus)
-    assert table.to_dict("records") == [{"gold": "Contradiction", "predicted": "Contradiction", "triplets": 1},
-                                        {"gold": "Entailment", "predicted": "Entailment", "triplets": 1}]
+    assert table.to_dict("records") == [
+        {"checker": "rules", "gold": "Contradiction", "predicted": "Contradiction", "triplets": 1},
+        {"checker": "rules", "gold": "Entailment", "predicted": "Entailment", "triplets": 1}]
+    with_checker = triplet_verdict_table(claims.assign(verdict_checker=["Neutral", "Contradiction"]), corpus)
+    assert list(with_checker["checker"]) == ["rules", "rules", "learned checker", "learned checker"]
+    assert with_checker.iloc[2:].to_dict("records") == [
+        {"checker": "learned checker", "gold": "Contradiction", "predicted": "Contradiction", "triplets": 1},
+        {"checker": "learned checker", "gold": "Entailment", "predicted": "Neutral", "triplets": 1}]
     scored = type("S", (), {})()
     scored.sentences = pd.DataFrame({"no_info_gold": [1, 0, 1], "label": [0, 1, 0],
                                      "pred_A": [1, 1, 0], "pred_B": [0, 1, 0]})

@@ -242,3 +242,21 @@ def test_tables_beside_jsonl_from_plain_input(tmp_path):
     assert code == 0, err
     assert len(_records(out)) == len(examples())
     assert {p.name for p in (tmp_path / "tables").iterdir()} >= {"sentences.csv", "responses.csv", "tokens.csv"}
+
+
+def test_span_type_follows_the_learned_checker_unless_a_number_or_name_conflicts():
+    import numpy as np
+
+    from evidencechain.detect.results import _span_type, _Tokens
+
+    def toks(mismatch):
+        z = np.zeros(2)
+        return _Tokens(start=np.array([0, 5]), end=np.array([4, 9]), word=np.ones(2, bool), sentence=z,
+                       risk=z, pred=z > 0, own=z > 0, mismatch=np.array(mismatch, bool))
+
+    rests = {"best_chunk_overlap": 0.9, "tfidf_max": 0.4, "coverage": 0.9}
+    assert _span_type(toks([0, 1]), 5, 9, rests | {"nli_conflict": 0.1, "nli_baseless": 0.8}) == "conflict"
+    assert _span_type(toks([0, 0]), 0, 4, rests | {"nli_conflict": 0.1, "nli_baseless": 0.8}) == "baseless"
+    assert _span_type(toks([0, 0]), 0, 4, rests | {"nli_conflict": 0.7, "nli_baseless": 0.2}) == "conflict"
+    assert _span_type(toks([0, 0]), 0, 4, rests) is None  # no checker, rests on the evidence: unknown
+    assert _span_type(toks([0, 0]), 0, 4, rests | {"coverage": 0.2}) == "baseless"

@@ -44,6 +44,17 @@ def test_every_detector_has_the_same_interface(name):
         s = s.assign(nli_support=s["coverage"], nli_conflict=0.0, nli_baseless=1 - s["coverage"],
                      nli_conflict_max=0.0)
         tokens = tokens.assign(nli_token=[0.1, 0.9, 0.0])
+    if det.needs_claims:  # triplet verdict counts: one Contradiction in every labelled sentence
+        lab = s["label"].to_numpy()
+        s = s.assign(n_triplets=2, n_entailment=2 - lab, n_neutral=0, n_contradiction=lab,
+                     n_triplets_checker=2, n_entailment_checker=2 - lab, n_neutral_checker=lab,
+                     n_contradiction_checker=0)
+        tokens = tokens.assign(triplet_verdict=[0, 2, 0], triplet_verdict_checker=[0, 1, 0])
+    if det.needs_tiers:  # tier-1 gold: small talk is NO-INFO, every other sentence VERIFIABLE
+        chat = np.arange(len(s)) % 5 == 4
+        s = s.assign(text=np.where(chat, "Let me know if you need anything else!",
+                                   "The bridge opened in 1932 with 40 lanes."),
+                     no_info_gold=chat.astype(int), label=np.where(chat, 0, s["label"]))
     det = det.fit(s, tokens) if det.needs_tokens else det.fit(s)
     risk = det.score_sentences(s)
     assert risk.shape == (len(s),)

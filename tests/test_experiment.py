@@ -24,6 +24,7 @@ EXPECTED_CSVS = {
     "split_summary", "task_rates", "generator_rates", "metrics_word", "metrics_sentence",
     "metrics_response", "metrics_span", "metrics_by_task", "ablation", "attribution",
     "coverage_bins", "thresholds", "runtime", "sentences", "tokens", "responses",
+    "triplet_verdicts", "no_info_false_positives", "copy_rate",
 }
 
 
@@ -84,7 +85,7 @@ def test_run_writes_every_output(spied_run):
     assert (out / "model" / "model.pkl").exists()
     word = pd.read_csv(out / "metrics_word.csv")
     assert list(word.method) == ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR",
-                                 "EvidenceChain_RF", "EvidenceChain_Token"]
+                                 "EvidenceChain_RF", "EvidenceChain_Token", "RefChecker", "RAGHalu"]
     assert word.roc_auc.between(0.5, 1.0).all()
     ablation = pd.read_csv(out / "ablation.csv")
     assert ablation.variant.nunique() == 5
@@ -188,7 +189,7 @@ def test_flagged_share_is_reported_beside_every_threshold(spied_run):
     out, _ = spied_run
     metrics = pd.read_csv(out / "metrics.csv")
     detectors = metrics[metrics["family"].isin(["supervised", "unsupervised"]) & (metrics["level"] != "span")]
-    assert len(detectors) == 7 * 3
+    assert len(detectors) == 9 * 3
     assert detectors["flagged_share"].between(0, 1).all()
     assert detectors["flagged_share_calibration"].between(0, 1).all()
 
@@ -201,7 +202,7 @@ def test_configuration_errors_come_before_any_work(tmp_path):
         "bm25_k1 = 1.5": ('bm25_k1 = "1.5"', "bm25_k1"),
         "ablation = true": ('ablation = "no"', "expected bool"),
         "n_estimators = 300": ("n_estimatorz = 300", "did you mean 'n_estimators'"),
-        '"EvidenceChain_Token"]': ('"EvidenceChain_Tokn"]', "did you mean 'EvidenceChain_Token'"),
+        '"EvidenceChain_Token",': ('"EvidenceChain_Tokn",', "did you mean 'EvidenceChain_Token'"),
     }
     for old, (new, message) in cases.items():
         path = tmp_path / "bad.toml"

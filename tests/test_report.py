@@ -21,7 +21,9 @@ from evidencechain.report.tables import TABLES, write_tables
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "paper" / "template.md"
 NOTEBOOK_DIR = ROOT / "experiments" / "notebooks"
-METHODS = ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF", "EvidenceChain_Token"]
+METHODS = ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF", "EvidenceChain_Token",
+           "RefChecker", "RAGHalu"]
+CLAIM_TABLES = ["audit_triplet_verdicts", "audit_no_info", "audit_copy_rate"]  # the audit config runs both systems
 
 
 @pytest.fixture(scope="session")
@@ -186,7 +188,7 @@ def test_word_tables_and_figures_skipped_without_span_labels(run_dir, tmp_path):
     assert {"sentence_level", "response_level", "split_summary"} <= set(tables)
     assert "word_f1" not in tables["summary"].frame
     figures = write_figures(run, tmp_path / "figures", log=None)
-    assert set(figures) == {"pipeline", "generator_rates"}
+    assert set(figures) == {"pipeline", "generator_rates", "copy_rate"}  # the copy rate needs no word labels
 
 
 # ---------------------------------------------------------------- figures
@@ -225,7 +227,7 @@ def test_manuscript_is_filled_from_the_results(run_dir, report):
         assert digest[:16] in text
     assert "synthetic" in text and "not a benchmark" in text.replace("\n", " ")
     assert "Not included in this build" in text  # no HaluEval results in this test
-    paper_tables = [name for name in TABLES if name != "summary"]  # the summary is the README's
+    paper_tables = [name for name in TABLES if name != "summary"] + CLAIM_TABLES  # the summary is the README's
     for k in range(1, len(paper_tables) + 1):
         assert f"**Table {k}." in text
     assert f"**Table {len(paper_tables) + 1}." not in text
@@ -257,7 +259,7 @@ def test_docx_opens_and_embeds_every_figure(run_dir, report):
     path = report["paper"] / "manuscript.docx"
     document = docx.Document(str(path))
     assert len(document.inline_shapes) == len(FIGURES)
-    assert len(document.tables) == len(TABLES) - 1  # the README summary table is not in the paper
+    assert len(document.tables) == len(TABLES) - 1 + len(CLAIM_TABLES)  # the README summary is not in the paper
     body = "\n".join(p.text for p in document.paragraphs)
     assert "Reproducibility" in body and load_run(run_dir).run_id in body
     assert not re.search(r"\{\{|\}\}", body)
@@ -388,3 +390,15 @@ def test_notebook_executes_against_a_run(run_dir, tmp_path, name):
     assert not errors
     assert (tmp_path / name).is_file()
     assert load_run(run_dir).run_id in json.dumps(nb.cells[1].outputs)
+
+
+def test_claims_section_has_a_part_per_claim_table_and_none_without_them(run_dir, report, tmp_path):
+    from evidencechain.report.manuscript import claims_section
+
+    run = load_run(run_dir)
+    full = claims_section(run, report["tables"], report["figures"])
+    assert full.startswith("### 5.8") and all(f"table.{n}" in full for n in CLAIM_TABLES)
+    assert claims_section(run, tmp_path, tmp_path) == ""
+    (tmp_path / "audit_no_info.md").write_text("x")
+    only = claims_section(run, tmp_path, tmp_path)
+    assert "table.audit_no_info" in only and "triplet_verdicts" not in only and "copy_rate" not in only

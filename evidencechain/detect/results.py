@@ -13,8 +13,10 @@ Rules (the README's output section says the same):
   * a sentence's evidence is the chunk with the highest TF-IDF cosine; a sentence that shares no
     content word with any chunk has evidence None ('no evidence'), never a chunk with score 0.
   * span type: 'conflict' for a number or name the evidence lacks inside a sentence that otherwise
-    rests on a chunk (at least half of its content words in it), 'baseless' for words of a
-    sentence with no evidence or less than half of its content words in the evidence, else None.
+    rests on a chunk (at least half of its content words in it); otherwise, with the learned checker
+    in the model, its verdict on the sentence (conflict or baseless, the likelier); without it,
+    'baseless' for words of a sentence with no evidence or less than half of its content words
+    in the evidence, else None.
 """
 from __future__ import annotations
 
@@ -266,6 +268,9 @@ def _span_type(toks: _Tokens, a: int, b: int, sent: dict) -> str | None:
     rests = float(sent["best_chunk_overlap"]) >= SUPPORTED_SHARE and float(sent.get("tfidf_max", 0)) > 0
     if mismatch and rests:
         return "conflict"
+    conflict, baseless = float(sent.get("nli_conflict", np.nan)), float(sent.get("nli_baseless", np.nan))
+    if conflict == conflict and baseless == baseless:
+        return "conflict" if conflict > baseless else "baseless"
     if float(sent["coverage"]) < SUPPORTED_SHARE or float(sent["best_chunk_overlap"]) <= 0:
         return "baseless"
     return None

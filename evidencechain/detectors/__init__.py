@@ -5,7 +5,7 @@ from __future__ import annotations
 from .base import Detector
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .nli import EvidenceChainNLI
-from .refchecker import RefChecker
+from .refchecker import RefChecker, RefCheckerNLI
 from .supervised import EvidenceChainLR, EvidenceChainRF
 from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
 from .token import EvidenceChainToken
@@ -13,8 +13,19 @@ from .twotier import RAGHalu
 
 DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
-                               EvidenceChainNLI, RefChecker, RAGHalu)
+                               EvidenceChainNLI, RefChecker, RefCheckerNLI, RAGHalu)
 }
+
+
+def with_claim_switches(features, names):
+    """`features` with claim extraction (and checking by the learned checker) switched on when a
+    detector in `names` needs them."""
+    from dataclasses import replace
+
+    needs = [DETECTORS[n] for n in names if n in DETECTORS]
+    claims = features.claims or any(d.needs_claims for d in needs)
+    checked = features.claims_checker or any(d.needs_claims and d.needs_checker for d in needs)
+    return replace(features, claims=claims or checked, claims_checker=checked)
 
 
 def make_detector(name: str, random_state: int = 17, **params) -> Detector:
@@ -40,8 +51,10 @@ __all__ = [
     "NLIRules",
     "RAGHalu",
     "RefChecker",
+    "RefCheckerNLI",
     "THRESHOLD_RULES",
     "choose_threshold",
     "make_detector",
     "max_f1_threshold",
+    "with_claim_switches",
 ]

@@ -6,21 +6,25 @@ triplet of the answer (`score_responses`), not a pooling of sentence risks. With
 the rule is the one with the best response ROC-AUC on calibration (`calibrate`). Word level:
 a word inside an element of a Neutral or Contradiction triplet takes its sentence's risk, any
 other word `floor` times it (stated in the README: word spans come from triplet elements).
+
+`RefChecker_NLI` is the same system with the learned checker as the triplet checker (the
+`*_checker` columns of `features.claims`); it is scored only when the checker is present.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..features.claims import CHECKER_COUNT_COLUMNS
 from ..features.triplets import COUNT_COLUMNS, RULES, aggregate
 from ..metrics import binary_metrics
 from ..wordlevel import sentence_risk_per_token
 from .base import Detector
 
 
-def _rule_scores(counts: pd.DataFrame, rule: str) -> np.ndarray:
+def _rule_scores(counts: pd.DataFrame, rule: str, columns=COUNT_COLUMNS) -> np.ndarray:
     """The rule (`features.triplets.aggregate`) on each row of verdict counts."""
-    rows = counts[list(COUNT_COLUMNS)].to_dict("records")
+    rows = counts[list(columns)].set_axis(list(COUNT_COLUMNS), axis=1).to_dict("records")
     return np.array([aggregate(r, rule) for r in rows], dtype=float)
 
 
@@ -28,6 +32,8 @@ class RefChecker(Detector):
     name = "RefChecker"
     needs_claims = True
     rules = RULES
+    count_columns = COUNT_COLUMNS
+    token_column = "triplet_verdict"
 
     def __init__(self, rule: str = "auto", floor: float = 0.05):
         if rule not in (*RULES, "auto"):
@@ -49,11 +55,11 @@ class RefChecker(Detector):
         return self
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
-        return _rule_scores(sentences, self.chosen)
+        return _rule_scores(sentences, self.chosen, self.count_columns)
 
     def _responses(self, sentences: pd.DataFrame, rule: str) -> pd.Series:
-        totals = sentences.groupby("response_id", sort=False)[list(COUNT_COLUMNS)].sum()
-        return pd.Series(_rule_scores(totals, rule), index=totals.index)
+        totals = sentences.groupby("response_id", sort=False)[list(self.count_columns)].sum()
+        return pd.Series(_rule_scores(totals, rule, self.count_columns), index=totals.index)
 
     def score_responses(self, sentences: pd.DataFrame) -> pd.Series:
         """Response risk: the rule over all triplets of each answer (indexed by response_id)."""
@@ -61,13 +67,20 @@ class RefChecker(Detector):
 
     def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame, sentence_risk: np.ndarray) -> np.ndarray:
         per_token = sentence_risk_per_token(tokens, sentences, sentence_risk)
-        inside = tokens["triplet_verdict"].to_numpy() > 0 if "triplet_verdict" in tokens else \
+        inside = tokens[self.token_column].to_numpy() > 0 if self.token_column in tokens else \
             np.zeros(len(tokens), dtype=bool)
         punct = tokens["is_punct"].to_numpy() > 0
         return np.where(punct, 0.0, np.where(inside, per_token, self.floor * per_token))
 
     def pooling(self) -> str:
-        return f"RefChecker {self.chosen} rule over the answer's triplets"
+        return f"{self.name} {self.chosen} rule over the answer's triplets"
 
     def __repr__(self) -> str:
-        return f"RefChecker(rule={self.rule!r}, chosen={self.chosen!r})"
+        return f"{type(self).__name__}(rule={self.rule!r}, chosen={self.chosen!r})"
+
+
+class RefCheckerNLI(RefChecker):
+    name = "RefChecker_NLI"
+    needs_checker = True
+    count_columns = CHECKER_COUNT_COLUMNS
+    token_column = "triplet_verdict_checker"

@@ -6,6 +6,12 @@ Sentence columns: `n_triplets`, `n_entailment`, `n_neutral`, `n_contradiction` a
 (2 inside an element of a contradicted triplet, 1 of a neutral one, 0 otherwise). The triplet
 table (one row per triplet, offsets in the answer) is kept on the feature tables for the
 triplet-level evaluation and `detect`.
+
+With the learned checker present, every triplet is also checked by it (RefChecker's own design:
+a 3-way checker per triplet): the triplet's text against up to `checker_windows` evidence windows,
+the window with the highest support probability deciding; supported, conflict, baseless map to
+Entailment, Contradiction, Neutral. Those verdicts fill `verdict_checker` in the table and the
+`*_checker` sentence and token columns (`CHECKER_COUNT_COLUMNS`, `triplet_verdict_checker`).
 """
 from __future__ import annotations
 
@@ -20,6 +26,8 @@ from .triplets import COUNT_COLUMNS, check_triplets
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
                    "verdict", "evidence_index", "coverage"]
 VERDICT_CODE = {"Entailment": 0, "Neutral": 1, "Contradiction": 2}
+CHECKER_VERDICTS = ("Entailment", "Contradiction", "Neutral")  # the checker's supported, conflict, baseless
+CHECKER_COUNT_COLUMNS = tuple(f"{c}_checker" for c in COUNT_COLUMNS)
 
 
 def claim_pipeline_name() -> str:
@@ -36,8 +44,10 @@ def evidence_sentences(index: EvidenceIndex) -> list[str]:
 
 
 def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
-                       indices: dict[str, EvidenceIndex], progress: bool = True) -> pd.DataFrame:
-    """Add the claim columns to `sentences` (and `tokens`); return the triplet table."""
+                       indices: dict[str, EvidenceIndex], progress: bool = True,
+                       checker=None, cache=None) -> pd.DataFrame:
+    """Add the claim columns to `sentences` (and `tokens`); return the triplet table. `checker`
+    (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'."""
     nlp = load_dependency_pipeline()
     rows, counts = [], {c: np.zeros(len(sentences), dtype=int) for c in COUNT_COLUMNS}
     readable = np.full(len(sentences), "", dtype=object)
@@ -60,20 +70,57 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
             counts[f"n_{v.verdict.lower()}"][k] += 1
             text = f"{t.subject.text} | {t.relation.text} | {t.object.text} [{v.verdict}]"
             readable[k] = f"{readable[k]}; {text}" if readable[k] else text
-            rows.append({"response_id": rid, "sentence_index": t.sentence_index, "start": t.start, "end": t.end,
+            rows.append({"response_id": rid, "source_id": sid, "row": k,
+                         "sentence_index": t.sentence_index, "start": t.start, "end": t.end,
                          "subject": t.subject.text, "relation": t.relation.text, "object": t.object.text,
                          "verdict": v.verdict, "evidence_index": v.evidence_index, "coverage": v.coverage,
                          "elements": [(e.start, e.end) for e in (t.subject, t.relation, t.object)]})
     for c, values in counts.items():
         sentences[c] = values
     sentences["triplets"] = readable
-    table = pd.DataFrame(rows, columns=[*TRIPLET_COLUMNS, "elements"])
+    table = pd.DataFrame(rows, columns=[*TRIPLET_COLUMNS, "elements", "source_id", "row"])
     if tokens is not None and len(tokens):
         tokens["triplet_verdict"] = _token_verdicts(tokens, table)
-    return table.drop(columns="elements")
+    if checker is not None:
+        table["verdict_checker"] = _checker_verdicts(table, evidence_of, checker, cache, progress)
+        for c in CHECKER_COUNT_COLUMNS:
+            sentences[c] = 0
+        if len(table):
+            counts = pd.crosstab(table["row"], table["verdict_checker"])
+            rows_at = counts.index.to_numpy()
+            sentences.iloc[rows_at, sentences.columns.get_loc("n_triplets_checker")] = counts.sum(axis=1).to_numpy()
+            for v in VERDICT_CODE:
+                if v in counts:
+                    col = sentences.columns.get_loc(f"n_{v.lower()}_checker")
+                    sentences.iloc[rows_at, col] = counts[v].to_numpy()
+        if tokens is not None and len(tokens):
+            tokens["triplet_verdict_checker"] = _token_verdicts(tokens, table, "verdict_checker")
+    return table.drop(columns=["elements", "source_id", "row"])
 
 
-def _token_verdicts(tokens: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
+def _checker_verdicts(table: pd.DataFrame, evidence_of: dict[str, list[str]], checker, cache,
+                      progress: bool) -> np.ndarray:
+    from ..checker.windows import candidate_windows
+
+    owners, premises, claims = [], [], []
+    settings = checker.settings
+    for k, t in enumerate(table.itertuples(index=False)):
+        claim = " ".join(x for x in (t.subject, t.relation, t.object) if x)
+        for window in candidate_windows(evidence_of[t.source_id], claim, settings.windows,
+                                        settings.max_premise_words) or [""]:
+            owners.append(k)
+            premises.append(window)
+            claims.append(claim)
+    scored = checker.score_pairs(premises, claims, cache, progress) if claims else []
+    best = np.full(len(table), -1.0)
+    verdict = np.array(["Neutral"] * len(table), dtype=object)
+    for k, (probs, _, _) in zip(owners, scored):
+        if probs[0] > best[k]:
+            best[k], verdict[k] = float(probs[0]), CHECKER_VERDICTS[int(np.argmax(probs))]
+    return verdict
+
+
+def _token_verdicts(tokens: pd.DataFrame, table: pd.DataFrame, column: str = "verdict") -> np.ndarray:
     out = np.zeros(len(tokens), dtype=np.int8)
     if table.empty:
         return out
@@ -81,7 +128,7 @@ def _token_verdicts(tokens: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
     starts, ends = tokens["start"].to_numpy(), tokens["end"].to_numpy()
     for r in table.itertuples(index=False):
         where = by_response.get(r.response_id)
-        code = VERDICT_CODE[r.verdict]
+        code = VERDICT_CODE[getattr(r, column)]
         if where is None or code == 0:
             continue
         for a, b in r.elements:

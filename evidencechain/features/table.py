@@ -88,6 +88,9 @@ class FeatureConfig:
     claims: bool = False
     """Extract claim triplets and check them against the source (`features.claims`); switched on
     automatically when a configured detector needs them (RefChecker)."""
+    claims_checker: bool = False
+    """Check the triplets with the learned checker too (needs `checker`); switched on
+    automatically when a configured detector needs it (RefChecker_NLI)."""
 
 
 class FeatureExtractor:
@@ -174,7 +177,9 @@ class FeatureExtractor:
         if self.config.claims:
             from .claims import add_claim_features
             claims = add_claim_features(sentences, tokens if with_tokens else None,
-                                        {r.id: r.response for r in corpus.responses}, indices, progress)
+                                        {r.id: r.response for r in corpus.responses}, indices, progress,
+                                        checker=self.checker if self.config.claims_checker else None,
+                                        cache=self.cache)
         return FeatureTables(sentences, tokens, indices,
                              {r.id: d for r, d in zip(corpus.responses, parsed)},
                              response_table(corpus, sentences), claims)

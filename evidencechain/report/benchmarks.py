@@ -241,13 +241,19 @@ def benchmark_tables(run: Run) -> list[Table]:
 
 
 def benchmark_figures(run: Run) -> dict:
-    """name -> matplotlib figure of a benchmark run (the transfer heatmap, HaluEval ROC curves)."""
+    """name -> matplotlib figure of a benchmark run (the transfer heatmap, HaluEval ROC curves,
+    the copy rate where claims were extracted)."""
     name = run.meta["name"]
     if name == "transfer":
         return {"transfer_matrix": transfer_figure(run)}
+    from .figures import copy_rate
+
+    out = {}
     if name == "halueval" and run.has("response_scores"):
-        return {"halueval_roc": halueval_roc(run)}
-    return {}
+        out["halueval_roc"] = halueval_roc(run)
+    if (fig := copy_rate(run)) is not None:
+        out[f"{name}_copy_rate"] = fig
+    return out
 
 
 def transfer_figure(run: Run):

@@ -26,21 +26,23 @@ def triplet_verdicts(run: Run) -> Table | None:
     t = run.table("triplet_verdicts", required=False)
     if t is None or t.empty:
         return None
+    if "checker" not in t:
+        t = t.assign(checker="rules")
     rows = []
-    for unit, part in t.groupby("unit", sort=False):
+    for (unit, checker), part in t.groupby(["unit", "checker"], sort=False):
         grid = part.pivot_table(index="gold", columns="predicted", values="triplets", aggfunc="sum",
                                 fill_value=0).reindex(index=VERDICTS, columns=VERDICTS, fill_value=0)
         total = int(grid.to_numpy().sum())
         correct = int(sum(grid.loc[v, v] for v in VERDICTS))
         for gold in VERDICTS:
             n = int(grid.loc[gold].sum())
-            rows.append({"unit": unit, "gold": gold, "triplets": n,
+            rows.append({"unit": unit, "checker": checker, "gold": gold, "triplets": n,
                          **{f"predicted_{v.lower()}": int(grid.loc[gold, v]) for v in VERDICTS},
                          "recall": grid.loc[gold, gold] / n if n else float("nan"),
                          "accuracy": correct / total if total else float("nan")})
-    return Table(f"{run.meta['name']}_triplet_verdicts", "Triplet-level verdicts of the RefChecker-style rule "
-                 "checker: a triplet overlapping a gold span is a gold Contradiction (conflict labels) or "
-                 "Neutral (baseless labels), any other an Entailment. Accuracy is over all triplets of the unit.",
+    return Table(f"{run.meta['name']}_triplet_verdicts", "Triplet-level verdicts of the RefChecker-style "
+                 "checkers (the rules, and the learned checker when present): a triplet overlapping a gold span is a gold Contradiction (conflict labels) or "
+                 "Neutral (baseless labels), any other an Entailment. Accuracy is over all triplets of the unit and checker.",
                  pd.DataFrame(rows))
 
 

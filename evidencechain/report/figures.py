@@ -295,6 +295,29 @@ def confusion(run: Run, method: str | None = None) -> plt.Figure | None:
     return fig
 
 
+def copy_rate(run: Run) -> plt.Figure | None:
+    """RefChecker's copy-rate analysis: mean share of answer n-grams found in the source, by n,
+    for faithful and hallucinated answers of each scored unit."""
+    t = run.table("copy_rate", required=False)
+    if t is None or t.empty:
+        return None
+    ns = sorted(int(c.split("_")[1]) for c in t.columns if c.startswith("copy_"))
+    groups = list(t.groupby(["test", "label"], sort=True))
+    with _style():
+        fig, ax = plt.subplots(figsize=(WIDTH, 2.9))
+        for k, ((test, label), part) in enumerate(groups):
+            means = [part[f"copy_{n}"].mean() for n in ns]
+            ax.plot(ns, means, color=_color(k // 2), linestyle="-" if label else "--",
+                    marker=MARKERS[k % len(MARKERS)], markersize=5,
+                    label=f"{test}: {'hallucinated' if label else 'faithful'} (n={len(part)})")
+        ax.set_xticks(ns, [f"{n}-gram" for n in ns])
+        ax.set_ylabel("Mean share of the answer's\nn-grams found in the source")
+        ax.set_ylim(0, 1.02)
+        ax.legend(frameon=False, loc="lower left")
+        fig.tight_layout(pad=0.3)
+    return fig
+
+
 FIGURES: dict[str, tuple[Callable[[Run], plt.Figure | None], str]] = {
     "pipeline": (pipeline, "Evidence-chain detection and attribution pipeline."),
     "token_heatmap": (token_heatmap, "Word-level heatmap of test responses: gold labels (upper row) "
@@ -305,6 +328,8 @@ FIGURES: dict[str, tuple[Callable[[Run], plt.Figure | None], str]] = {
     "pr_curves": (pr_curves, "Word-level precision-recall curves on the test split; markers are the "
                   "calibrated operating points."),
     "confusion": (confusion, "Token-level confusion matrix of the best word-level detector."),
+    "copy_rate": (copy_rate, "Copy rate (RefChecker's analysis): mean share of each answer's word n-grams "
+                  "found in its source, for faithful and hallucinated answers."),
 }
 
 

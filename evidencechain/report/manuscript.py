@@ -144,6 +144,17 @@ def fill(template: str, values: dict, problems: list[str] | None = None) -> str:
     return out
 
 
+def claims_section(run: Run, tables_dir: Path, figures_dir: Path, find: Find = _same) -> str:
+    """Section 5.8 (`data/claims_section.md`): a part per claim table the run wrote; empty without any."""
+    text = (Path(__file__).parent / "data" / "claims_section.md").read_text("utf-8")
+    parts = dict(re.findall(r"<!-- part: (\w+) -->\n(.*?)(?=<!-- part: |\Z)", text, flags=re.S))
+    name = run.meta["name"]
+    kept = [body for key, body in parts.items() if key != "header"
+            and find(tables_dir / f"{name}_{key}.md").is_file()
+            and (key != "copy_rate" or find(figures_dir / "copy_rate.png").is_file())]
+    return (parts["header"] + "".join(kept)).replace("NAME", name).strip() if kept else ""
+
+
 def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
            halueval_dir: Path | None = None, find: Find = _same) -> str:
     """The manuscript text; `find` gives the file to read for an output path (staged or final)."""
@@ -151,6 +162,7 @@ def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_d
     template = template.replace("{{ section.halueval }}", section.strip() + "\n")
     real, real_values = realdata_section(tables_dir, find)
     template = template.replace("{{ section.realdata }}", real.strip() + "\n")
+    template = template.replace("{{ section.claims }}", claims_section(run, tables_dir, figures_dir, find) + "\n")
     extra = extra | real_values | {"real.abstract": abstract_sentence(real_values)}
     values = run_context(run) | extra
     layout, problems = layout_values(template, tables_dir, figures_dir, paper_dir,

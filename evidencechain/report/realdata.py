@@ -33,6 +33,20 @@ baseless information; predicted spans carry no type, so precision is not split.
 
 {{ table.ragtruth_qa_span_types }}
 """,
+    "ragtruth_qa_no_info": """
+Real answers contain sentences with nothing to check: refusals ("Unable to answer based on the
+given passages"), hedges and offers of help. {{ ref.table.ragtruth_qa_no_info }} gives the share
+of those (as marked by RAGHalu's tier 1, among sentences without a gold span) that each detector
+flags; every flag is a false positive.
+
+{{ table.ragtruth_qa_no_info }}
+""",
+    "ragtruth_qa_triplet_verdicts": """
+The RefChecker-style triplet verdicts on these answers, against gold derived from the human
+spans, are in {{ ref.table.ragtruth_qa_triplet_verdicts }}.
+
+{{ table.ragtruth_qa_triplet_verdicts }}
+""",
     "summedits": """
 **SummEdits.** Under the paper's protocol ({{ ref.table.summedits }}) the best mean balanced
 accuracy over the 8 domains was {{ real.summedits.mean }} ({{ real.summedits.method }}, fitted on
@@ -74,7 +88,7 @@ def _best(frame: pd.DataFrame, column: str, exclude: tuple[str, ...] = ()) -> pd
 
 
 def _values(name: str, frame: pd.DataFrame) -> dict:
-    if name.endswith("_span_types"):
+    if name.endswith(("_span_types", "_no_info", "_triplet_verdicts", "_copy_rate")):
         return {}
     if name == "ragtruth_qa":
         resp, span = _best(frame, "response_f1"), _best(frame, "span_f1")
