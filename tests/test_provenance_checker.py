@@ -178,3 +178,13 @@ def test_learned_components_run_in_the_grid_and_validate_in_a_config(tiny_checke
     assert prov.config_name("learned-checker", "top_k=2", "weighted", "learned-checker") in grid.factuality
     for values in grid.factuality.values():
         assert values.shape == (2,) and ((values >= 0) & (values <= 1)).all()
+
+
+def test_learned_checker_is_skipped_outside_its_subsets_with_the_reason(tmp_path):
+    family, out = _family(relevance=["learned-checker"], checkers=["learned-checker"],
+                          learned_checker=str(tmp_path), learned_checker_subsets=["qa"]), FamilyResult()
+    assert family._scorers("summarization", [], out) == [] and family._checkers("summarization", None, out) == []
+    rows = {(c["kind"], c["component"]): c for c in out.components}
+    for kind in ("relevance", "fact checker"):
+        row = rows[(kind, "learned-checker")]
+        assert row["status"] == "skipped" and "learned_checker_subsets" in row["detail"]

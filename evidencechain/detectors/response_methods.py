@@ -86,6 +86,9 @@ class ProvenanceFamily:
             elif name == "minilm":
                 scorer = self._load("minilm", lambda t=t: prov.EmbeddingRelevance(
                     s.embedding_model, store=self.store, temperature=t))
+            elif name == "learned-checker" and subset and subset not in s.learned_checker_subsets:
+                self._component(out, name, "relevance", subset, "skipped", self._checker_skip())
+                continue
             elif name == "learned-checker":
                 scorer = self._load("learned-checker relevance", lambda t=t: prov.LearnedCheckerRelevance(
                     s.learned_checker, temperature=t, cache=self.cache))
@@ -104,6 +107,10 @@ class ProvenanceFamily:
             scorers.append(scorer)
         return scorers
 
+    def _checker_skip(self) -> str:
+        return (f"not in learned_checker_subsets {self.settings.learned_checker_subsets} (CPU cost); "
+                "add the subset to run it")
+
     def _checkers(self, subset: str, train_tables, out: FamilyResult) -> list:
         s = self.settings
         checkers = []
@@ -114,6 +121,9 @@ class ProvenanceFamily:
                 checker = prov.evidencechain_checker(det)
             elif name == "nli-rules":
                 checker = prov.nli_rules_checker()
+            elif name == "learned-checker" and subset and subset not in s.learned_checker_subsets:
+                self._component(out, name, "fact checker", subset, "skipped", self._checker_skip())
+                continue
             elif name == "learned-checker":
                 checker = self._load(name, lambda: prov.LearnedChecker(s.learned_checker, self.cache, self.progress))
             elif not s.nli_model:

@@ -48,6 +48,9 @@ class ProvenanceSettings:
     learned_checker: str = "results/checker"
     """Directory of the learned checker (`make checker`) behind the 'learned-checker' relevance
     scorer and fact checker."""
+    learned_checker_subsets: list[str] = field(default_factory=lambda: ["qa"])
+    """Subsets where the learned checker runs (2 CPU cores, ~30 pairs/s: QA's short knowledge
+    gives ~2 pairs per answer; a summarization document gives far more)."""
     batch_size: int = 32
 
     @classmethod
@@ -89,6 +92,7 @@ class ProvenanceSettings:
         _string("reranker_model", self.reranker_model)
         _string("nli_model", self.nli_model)
         _string("learned_checker", self.learned_checker)
+        _names("learned_checker_subsets", self.learned_checker_subsets, tuple(SPECS))
         users = [key for key, names in (("relevance", self.relevance), ("checkers", self.checkers))
                  if "learned-checker" in names]
         if users and not self.learned_checker:
