@@ -58,8 +58,8 @@ def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
 
 
 def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) -> list[tuple[str, float]]:
-    """Sentence-window pairs per second of the trained checker (fp32, int8 on CPU; the GPU when
-    present), on audit answer sentences against their best source windows."""
+    """Sentence-window pairs per second of the trained checker (fp32, int8 and ONNX Runtime on CPU;
+    the GPU when present), on audit answer sentences against their best source windows."""
     from .checker.infer import CheckerScorer, throughput
     from .checker.windows import candidate_windows, split_sentences
     from .data.ragtruth import load_ragtruth
@@ -76,7 +76,7 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
             break
     premises, claims = premises[:n], claims[:n]
     rows = []
-    for device, quantize in (("cpu", "none"), ("cpu", "int8"), ("cuda", "none")):
+    for device, quantize in (("cpu", "none"), ("cpu", "int8"), ("cpu", "onnx"), ("cuda", "none")):
         try:
             scorer = CheckerScorer.load(model_dir, device=device, quantize=quantize)
         except Exception as exc:  # a device or quantization this machine lacks: say so

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .aggregate import AGGREGATIONS
+from .checker.settings import QUANTIZATIONS
 from .errors import ConfigError
 from .features import FEATURE_GROUPS, FeatureConfig
 
@@ -251,8 +252,9 @@ FEATURE_RANGES = {"bm25_k1": (0.0, None), "bm25_b": (0.0, 1.0), "bm25_delta": (0
 
 
 def _check_features(features: FeatureConfig, where: str) -> None:
-    if features.checker_quantize not in ("none", "int8"):
-        raise ConfigError(f"{where} checker_quantize: expected 'none' or 'int8', got {features.checker_quantize!r}")
+    if features.checker_quantize not in QUANTIZATIONS:
+        raise ConfigError(f"{where} checker_quantize: expected one of {list(QUANTIZATIONS)}, "
+                          f"got {features.checker_quantize!r}")
     if features.checker_windows < 1:
         raise ConfigError(f"{where} checker_windows: must be positive, got {features.checker_windows!r}")
     for key, (lo, hi) in FEATURE_RANGES.items():

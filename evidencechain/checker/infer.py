@@ -3,7 +3,8 @@ LABELS order and, per claim word piece, the probability that it is unsupported.
 
 Pairs are scored in batches of similar length (longest first, so memory errors come early)
 and returned in input order. On GPU the encoder runs under bf16 autocast; `quantize="int8"`
-applies dynamic int8 quantization to the Linear layers and runs on CPU.
+applies dynamic int8 quantization to the Linear layers and runs on CPU; `quantize="onnx"` runs
+the fp32 model on ONNX Runtime (CPU), exported once and cached (see `onnx_runtime`).
 """
 from __future__ import annotations
 
@@ -84,16 +85,20 @@ class CheckerScorer:
     @classmethod
     def load(cls, path: str | Path, device: str = "auto", quantize: str = "none",
              batch_size: int = 64) -> CheckerScorer:
-        """Load a model directory (sha256 checked). int8 runs on CPU: with device "auto" it
-        chooses the CPU, with "cuda" it is an error."""
+        """Load a model directory (sha256 checked). int8 and onnx run on CPU: with device "auto"
+        they choose the CPU, with "cuda" it is an error."""
         if quantize not in QUANTIZATIONS:
             raise ConfigError(f"checker quantize: expected one of {list(QUANTIZATIONS)}, got {quantize!r}")
         if batch_size <= 0:
             raise ConfigError(f"checker batch_size: must be positive, got {batch_size!r}")
-        if quantize == "int8":
+        if quantize in ("int8", "onnx"):
             if device == "cuda":
-                raise ConfigError("checker quantize 'int8' runs on CPU only; use device 'cpu' or 'auto'")
+                raise ConfigError(f"checker quantize {quantize!r} runs on CPU only; use device 'cpu' or 'auto'")
             device = "cpu"
+        if quantize == "onnx":
+            from .onnx_runtime import require_onnxruntime
+
+            require_onnxruntime()  # fail before loading the model when onnxruntime is absent
         device = resolve_device(device)
         model, tokenizer, settings = load(path, device)
         if quantize == "int8":
@@ -102,6 +107,10 @@ class CheckerScorer:
                 from torch.ao.quantization import quantize_dynamic
 
                 model = quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        elif quantize == "onnx":
+            from .onnx_runtime import load_onnx
+
+            model = load_onnx(model, tokenizer, settings, path)
         return cls(model, tokenizer, settings, Path(path), device, quantize, batch_size)
 
     def score(self, premises: list[str], claims: list[str], progress: bool = False) -> CheckerScores:
@@ -111,8 +120,8 @@ class CheckerScorer:
                            self.batch_size, self.device, progress)
 
     def describe(self) -> str:
-        precision = "int8 dynamic" if self.quantize == "int8" else ("bf16 autocast" if self.device == "cuda"
-                                                                     else "fp32")
+        precision = {"int8": "int8 dynamic", "onnx": "onnxruntime fp32"}.get(
+            self.quantize, "bf16 autocast" if self.device == "cuda" else "fp32")
         return f"support checker {self.path} on {self.device} ({precision}, batch {self.batch_size})"
 
 

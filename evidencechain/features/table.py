@@ -84,7 +84,8 @@ class FeatureConfig:
     configured but missing or unloadable checker is skipped too, and run.json says why."""
     checker_windows: int = 2
     checker_quantize: str = "none"
-    """none | int8 (dynamic quantization of the checker's linear layers, CPU)."""
+    """none | int8 (dynamic quantization of the checker's linear layers, CPU) | onnx (fp32 on ONNX
+    Runtime, CPU; exported once and cached, needs onnxruntime)."""
     claims: bool = False
     """Extract claim triplets and check them against the source (`features.claims`); switched on
     automatically when a configured detector needs them (RefChecker)."""
