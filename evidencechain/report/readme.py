@@ -33,6 +33,7 @@ def results_block(run: Run, run_label: str, tables_dir: Path | None = None) -> s
                          "rule-based word mapping (Lexical) and published token classifiers. By label type: "
                          "`paper/tables/{ragtruth_qa,cliff}_span_types.md`.",
                          Table("word_level", "", word_level(values), titles=WORD_TITLES))
+    lines += _included(tables_dir, "ragtruth_qa_no_info")
     lines += _included(tables_dir, "transfer_roc_auc")
     lines += [
              f"**Synthetic audit corpus.** F1 on the test split of the audit corpus (seed {run.seed}; "
