@@ -177,6 +177,8 @@ def no_info_table(scored: ScoredTables, methods: list[str]) -> pd.DataFrame:
     elif "tier" in s and (s["tier"] == "NO-INFO").any():
         part, basis = s[(s["tier"] == "NO-INFO") & (s["label"] == 0)], "tier 1 (unlabelled sentences only)"
     else:
+        part = s.iloc[:0]
+    if part.empty:
         return pd.DataFrame(columns=["method", "basis", "sentences", "flagged", "false_positive_rate"])
     rows = [{"method": m, "basis": basis, "sentences": len(part), "flagged": int(part[f"pred_{m}"].sum()),
              "false_positive_rate": float(part[f"pred_{m}"].mean()) if len(part) else float("nan")}

@@ -12,6 +12,7 @@ VERDICTS = ["Entailment", "Neutral", "Contradiction"]
 
 def no_info(run: Run) -> Table | None:
     t = run.table("no_info_false_positives", required=False)
+    t = t[t["sentences"] > 0] if t is not None and "sentences" in t else t  # units without NO-INFO sentences
     if t is None or t.empty:
         return None
     frame = t[["unit", "method", "basis", "sentences", "flagged", "false_positive_rate"]]
