@@ -404,3 +404,13 @@ def staged_files(command: str | None = None):
         stage.commit()
     finally:
         stage.discard()
+
+
+def cache_dir() -> Path:
+    """The user cache directory of evidencechain (created on demand, never the current directory):
+    `$EVIDENCECHAIN_CACHE_DIR`, else `$XDG_CACHE_HOME/evidencechain`, else `~/.cache/evidencechain`."""
+    for env, sub in (("EVIDENCECHAIN_CACHE_DIR", ""), ("XDG_CACHE_HOME", "evidencechain")):
+        value = os.environ.get(env, "").strip()
+        if value:
+            return Path(value).expanduser() / sub if sub else Path(value).expanduser()
+    return Path.home() / ".cache" / "evidencechain"

@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from ..features.neural import NeuralUnavailable
-from ..io import _umask
+from ..io import _umask, cache_dir
 from .model import encode_pairs, read_meta, torch
 from .settings import ModelSettings
 
@@ -51,15 +51,6 @@ def require_onnxruntime():
         raise NeuralUnavailable(f"checker quantize 'onnx' needs onnxruntime, which is not installed: {INSTALL}") \
             from None
     return onnxruntime
-
-
-def cache_dir() -> Path:
-    """The user cache directory of evidencechain (same rule as `detect.default.cache_dir`)."""
-    for env, sub in (("EVIDENCECHAIN_CACHE_DIR", ""), ("XDG_CACHE_HOME", "evidencechain")):
-        value = os.environ.get(env, "").strip()
-        if value:
-            return Path(value).expanduser() / sub if sub else Path(value).expanduser()
-    return Path.home() / ".cache" / "evidencechain"
 
 
 def cache_path(model_dir: str | Path) -> Path:

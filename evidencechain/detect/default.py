@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from ..errors import ModelError, OutputError
+from ..io import cache_dir
 from ._light import one_openmp_thread
 
 RECIPE = {
@@ -52,15 +53,6 @@ SELECTION_RULE = (f"highest mean of response F1 and span F1 on the calibration s
                   f"both a verdict and spans); detectors within {TIE} of the best count as tied and "
                   f"the simplest wins (order: {', '.join(SIMPLICITY)})")
 CARD = "card.json"
-
-
-def cache_dir() -> Path:
-    """The user cache directory of evidencechain (created on demand, never the current directory)."""
-    for env, sub in (("EVIDENCECHAIN_CACHE_DIR", ""), ("XDG_CACHE_HOME", "evidencechain")):
-        value = os.environ.get(env, "").strip()
-        if value:
-            return Path(value).expanduser() / sub if sub else Path(value).expanduser()
-    return Path.home() / ".cache" / "evidencechain"
 
 
 def model_key(pipeline_name: str) -> str:
