@@ -12,6 +12,8 @@ pytestmark = pytest.mark.neural
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from checker_support import save_tiny_bert  # noqa: E402
+
 from evidencechain.checker import model as checker_model  # noqa: E402
 from evidencechain.checker import train as checker_train  # noqa: E402
 from evidencechain.checker.infer import CheckerScorer, predict, throughput  # noqa: E402
@@ -54,18 +56,8 @@ FAST = TrainSettings(epochs=2, batch_size=8, lr=1e-3, head_lr=5e-3, threads=1, c
 
 @pytest.fixture(scope="module")
 def tiny_base(tmp_path_factory) -> Path:
-    from transformers import BertConfig, BertModel, BertTokenizer
-
-    words = sorted({w for p in PAIRS for w in f"{p.premise} {p.claim}".split()})
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]
-    out = tmp_path_factory.mktemp("tiny-bert")
-    (out / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=128)
-    BertModel(config).save_pretrained(out)
-    BertTokenizer(str(out / "vocab.txt")).save_pretrained(out)
-    return out
+    words = (w for p in PAIRS for w in f"{p.premise} {p.claim}".split())
+    return save_tiny_bert(words, tmp_path_factory.mktemp("tiny-bert"))
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,8 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("onnxruntime")
 
+from checker_support import save_tiny_bert  # noqa: E402
+
 from evidencechain.checker import onnx_runtime  # noqa: E402
 from evidencechain.checker.infer import CheckerScorer  # noqa: E402
 from evidencechain.checker.model import ModelSettings  # noqa: E402
@@ -51,17 +53,8 @@ PAIRS = _pairs()
 
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory) -> Path:
-    from transformers import BertConfig, BertModel, BertTokenizer
-
-    words = sorted({w for p in PAIRS for w in f"{p.premise} {p.claim}".split()})
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]
-    base = tmp_path_factory.mktemp("tiny-bert")
-    (base / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=128)
-    BertModel(config).save_pretrained(base)
-    BertTokenizer(str(base / "vocab.txt")).save_pretrained(base)
+    words = (w for p in PAIRS for w in f"{p.premise} {p.claim}".split())
+    base = save_tiny_bert(words, tmp_path_factory.mktemp("tiny-bert"))
     settings = ModelSettings(base=str(base), max_length=48, freeze_layers=1, dropout=0.1)
     fast = TrainSettings(epochs=2, batch_size=8, lr=1e-3, head_lr=5e-3, threads=1, checkpoint_every=100)
     out = tmp_path_factory.mktemp("checker")

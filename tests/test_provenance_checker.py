@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from checker_support import save_tiny_bert
 
 from evidencechain.config import config_from_dict
 from evidencechain.detectors import provenance as prov
@@ -101,9 +102,8 @@ def _words(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def tiny_checker(tmp_path_factory) -> Path:
     """A checker trained for seconds on a tiny random BERT (as `tests/test_checker_model.py`)."""
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from transformers import BertConfig, BertModel, BertTokenizer
 
     from evidencechain.checker.model import ModelSettings
     from evidencechain.checker.records import Pair
@@ -116,14 +116,8 @@ def tiny_checker(tmp_path_factory) -> Path:
              Pair(premise, "paris is the largest city in france .", "baseless"),
              Pair(premise, "many people visit paris in winter .", "baseless")]
     claims = [prov.make_claim("QA", QUERY, a).text for a in ("paris", "berlin")]
-    words = sorted({w for t in (premise, QUERY, *claims, *(p.claim for p in pairs)) for w in _words(t)})
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]
-    base = tmp_path_factory.mktemp("tiny-bert")
-    (base / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64, max_position_embeddings=128)).save_pretrained(base)
-    BertTokenizer(str(base / "vocab.txt")).save_pretrained(base)
+    words = (w for t in (premise, QUERY, *claims, *(p.claim for p in pairs)) for w in _words(t))
+    base = save_tiny_bert(words, tmp_path_factory.mktemp("tiny-bert"))
     out = tmp_path_factory.mktemp("checker")
     train(pairs, pairs[:2], ModelSettings(base=str(base), max_length=64, freeze_layers=1),
           TrainSettings(epochs=1, batch_size=4, lr=1e-3, head_lr=5e-3, threads=1, checkpoint_every=100),
