@@ -49,7 +49,7 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
     """Add the claim columns to `sentences` (and `tokens`); return the triplet table. `checker`
     (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'."""
     nlp = load_dependency_pipeline()
-    rows, counts = [], {c: np.zeros(len(sentences), dtype=int) for c in COUNT_COLUMNS}
+    rows = []
     readable = np.full(len(sentences), "", dtype=object)
     evidence_of: dict[str, list[str]] = {}
     groups = sentences.groupby("response_id", sort=False).indices if len(sentences) else {}
@@ -66,8 +66,6 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
             t, k = v.triplet, row_of.get(v.triplet.sentence_index)
             if k is None:
                 continue
-            counts["n_triplets"][k] += 1
-            counts[f"n_{v.verdict.lower()}"][k] += 1
             text = f"{t.subject.text} | {t.relation.text} | {t.object.text} [{v.verdict}]"
             readable[k] = f"{readable[k]}; {text}" if readable[k] else text
             rows.append({"response_id": rid, "source_id": sid, "row": k,
@@ -75,27 +73,27 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
                          "subject": t.subject.text, "relation": t.relation.text, "object": t.object.text,
                          "verdict": v.verdict, "evidence_index": v.evidence_index, "coverage": v.coverage,
                          "elements": [(e.start, e.end) for e in (t.subject, t.relation, t.object)]})
-    for c, values in counts.items():
-        sentences[c] = values
     sentences["triplets"] = readable
     table = pd.DataFrame(rows, columns=[*TRIPLET_COLUMNS, "elements", "source_id", "row"])
+    _add_counts(sentences, table, "verdict")
     if tokens is not None and len(tokens):
         tokens["triplet_verdict"] = _token_verdicts(tokens, table)
     if checker is not None:
         table["verdict_checker"] = _checker_verdicts(table, evidence_of, checker, cache, progress)
-        for c in CHECKER_COUNT_COLUMNS:
-            sentences[c] = 0
-        if len(table):
-            counts = pd.crosstab(table["row"], table["verdict_checker"])
-            rows_at = counts.index.to_numpy()
-            sentences.iloc[rows_at, sentences.columns.get_loc("n_triplets_checker")] = counts.sum(axis=1).to_numpy()
-            for v in VERDICT_CODE:
-                if v in counts:
-                    col = sentences.columns.get_loc(f"n_{v.lower()}_checker")
-                    sentences.iloc[rows_at, col] = counts[v].to_numpy()
+        _add_counts(sentences, table, "verdict_checker", suffix="_checker")
         if tokens is not None and len(tokens):
             tokens["triplet_verdict_checker"] = _token_verdicts(tokens, table, "verdict_checker")
     return table.drop(columns=["elements", "source_id", "row"])
+
+
+def _add_counts(sentences: pd.DataFrame, table: pd.DataFrame, column: str, suffix: str = "") -> None:
+    """Per sentence row, the number of triplets and of each verdict in `table[column]`."""
+    counts = {f"{c}{suffix}": np.zeros(len(sentences), dtype=int) for c in COUNT_COLUMNS}
+    for k, verdict in zip(table["row"], table[column]):
+        counts[f"n_triplets{suffix}"][k] += 1
+        counts[f"n_{verdict.lower()}{suffix}"][k] += 1
+    for c, values in counts.items():
+        sentences[c] = values
 
 
 def _checker_verdicts(table: pd.DataFrame, evidence_of: dict[str, list[str]], checker, cache,
