@@ -19,9 +19,12 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ..text.triplets import extract_triplets, load_dependency_pipeline
+from ..text.dependency import load_dependency_pipeline, parse_dependencies
+from ..text.nlp import load_pipeline
+from ..text.parse import parse_texts
+from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
-from .triplets import COUNT_COLUMNS, check_triplets
+from .triplets import COUNT_COLUMNS, check_parsed, evidence_sentence
 
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
                    "verdict", "evidence_index", "coverage"]
@@ -43,27 +46,52 @@ def evidence_sentences(index: EvidenceIndex) -> list[str]:
     return [p.text[a:b] for a, b in spans]
 
 
+def answer_triplets(sentences: pd.DataFrame, texts: dict[str, str], cache=None,
+                    progress: bool = True) -> dict[str, list[Triplet]]:
+    """Triplets of every answer of the sentence table: all its sentences parsed in one batch
+    (each distinct sentence once, from the cache when seen before)."""
+    groups = sentences.groupby("response_id", sort=False).indices if len(sentences) else {}
+    starts, ends = sentences["start"].to_numpy(int), sentences["end"].to_numpy(int)
+    jobs = {rid: sentence_jobs(texts[rid], list(zip(starts[where], ends[where])))
+            for rid, where in groups.items()}
+    pieces = [texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js]
+    if load_dependency_pipeline() is not None:
+        docs = iter(parse_dependencies(pieces, cache=cache, progress=progress))
+        parsed = True
+    else:
+        docs = iter(load_pipeline("blank")[0].pipe(pieces))
+        parsed = False
+    return {rid: sentence_triplets(texts[rid], [(i, a, next(docs)) for i, a, _ in js], parsed)
+            for rid, js in jobs.items()}
+
+
 def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
                        indices: dict[str, EvidenceIndex], progress: bool = True,
                        checker=None, cache=None) -> pd.DataFrame:
     """Add the claim columns to `sentences` (and `tokens`); return the triplet table. `checker`
-    (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'."""
-    nlp = load_dependency_pipeline()
+    (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'.
+    Every text is parsed once for all answers: the answer sentences (dependency parse), the
+    triplets' texts, and each source's evidence sentences (once per source, not per answer)."""
+    found = answer_triplets(sentences, texts, cache, progress)
+    source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
+    evidence_of = {sid: evidence_sentences(indices[sid]) for sid in dict.fromkeys(source_of.values())}
+    flat = [t for triplets in found.values() for t in triplets]
+    parsed = parse_texts([t.as_text() for t in flat] + [e for ev in evidence_of.values() for e in ev],
+                         cache=cache, progress=progress, desc="parse claims")
+    facts, k = {}, len(flat)
+    for sid, ev in evidence_of.items():
+        facts[sid] = [evidence_sentence(p) for p in parsed[k:k + len(ev)]]
+        k += len(ev)
+    parsed_of = iter(parsed[:len(flat)])
     rows = []
     readable = np.full(len(sentences), "", dtype=object)
-    evidence_of: dict[str, list[str]] = {}
-    groups = sentences.groupby("response_id", sort=False).indices if len(sentences) else {}
-    for rid, where in tqdm(groups.items(), desc="claim triplets", disable=not progress, unit="resp", leave=False):
-        part = sentences.iloc[where]
-        sid = part["source_id"].iloc[0]
-        if sid not in evidence_of:
-            evidence_of[sid] = evidence_sentences(indices[sid])
-        spans = list(zip(part["start"].astype(int), part["end"].astype(int)))
-        triplets = extract_triplets(texts[rid], spans, nlp=nlp)
-        verdicts = check_triplets(triplets, evidence_of[sid])
-        row_of = dict(zip(part["sentence_index"].astype(int), where))
+    row_of = dict(zip(zip(sentences["response_id"], sentences["sentence_index"].astype(int)), range(len(sentences))))
+    bar = tqdm(found.items(), desc="claim triplets", disable=not progress, unit="resp", leave=False)
+    for rid, triplets in bar:
+        sid = source_of[rid]
+        verdicts = check_parsed(triplets, [next(parsed_of) for _ in triplets], facts[sid])
         for v in verdicts:
-            t, k = v.triplet, row_of.get(v.triplet.sentence_index)
+            t, k = v.triplet, row_of.get((rid, v.triplet.sentence_index))
             if k is None:
                 continue
             text = f"{t.subject.text} | {t.relation.text} | {t.object.text} [{v.verdict}]"

@@ -50,8 +50,8 @@ class TripletVerdict:
 
 
 @dataclass(frozen=True)
-class _Sentence:
-    """What the checker needs of one evidence sentence."""
+class EvidenceSentence:
+    """What the checker needs of one evidence sentence (built once per source)."""
     forms: frozenset[str]
     numbers: frozenset[str]
     entities: tuple[tuple[str, str], ...]  # (kind, normalised text)
@@ -69,17 +69,17 @@ def _entity_kind(label: str) -> str:
     return "date" if label in ("DATE", "TIME") else "name"
 
 
-def _sentence(p: ParsedText) -> _Sentence:
+def evidence_sentence(p: ParsedText) -> EvidenceSentence:
     idx = np.flatnonzero(~p.is_punct)
     ents = tuple((_entity_kind(label), normalise_entity(p.text[a:b]))
                  for a, b, label in entity_spans(p))
-    return _Sentence(frozenset(forms(p, idx)), frozenset(evidence_numbers(p.text, p.lower)),
+    return EvidenceSentence(frozenset(forms(p, idx)), frozenset(evidence_numbers(p.text, p.lower)),
                      ents, p.text.lower())
 
 
-def _window(sents: list[_Sentence], i: int) -> _Sentence:
+def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
     part = sents[max(0, i - 1):i + 2]
-    return _Sentence(frozenset().union(*(s.forms for s in part)),
+    return EvidenceSentence(frozenset().union(*(s.forms for s in part)),
                      frozenset().union(*(s.numbers for s in part)),
                      tuple(e for s in part for e in s.entities),
                      " ".join(s.lower for s in part))
@@ -94,13 +94,13 @@ def _token_values(p: ParsedText) -> list[set[str]]:
     return values
 
 
-def _covered(p: ParsedText, idx: np.ndarray, values: list[set[str]], s: _Sentence) -> np.ndarray:
+def _covered(p: ParsedText, idx: np.ndarray, values: list[set[str]], s: EvidenceSentence) -> np.ndarray:
     return np.array([bool({p.lower[i], p.lemma[i]} & s.forms) or bool(values[i] & s.numbers)
                      for i in idx], dtype=bool)
 
 
 def _conflicts(p: ParsedText, values: list[set[str]],
-               window: _Sentence) -> tuple[np.ndarray, np.ndarray, list[str]]:
+               window: EvidenceSentence) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(tokens absent from the window, of those the contradicted ones, descriptions)."""
     _, absent = absent_number_mask(p.text, p.starts, p.ends, p.lower, set(window.numbers))
     absent = absent.copy()
@@ -128,7 +128,7 @@ def _conflicts(p: ParsedText, values: list[set[str]],
     return absent, contradicted, notes
 
 
-def _check(triplet: Triplet, p: ParsedText, sents: list[_Sentence],
+def _check(triplet: Triplet, p: ParsedText, sents: list[EvidenceSentence],
            threshold: float) -> TripletVerdict:
     idx = content_indices(p)
     if not len(idx):
@@ -168,7 +168,14 @@ def check_triplets(triplets: Sequence[Triplet], evidence_sentences: list[str],
         return []
     parsed = parse_texts([t.as_text() for t in triplets] + list(evidence_sentences),
                          pipeline=pipeline, progress=False)
-    sents = [_sentence(p) for p in parsed[len(triplets):]]
+    sents = [evidence_sentence(p) for p in parsed[len(triplets):]]
+    return check_parsed(triplets, parsed[:len(triplets)], sents, coverage_threshold)
+
+
+def check_parsed(triplets: Sequence[Triplet], parsed: Sequence[ParsedText], sents: list[EvidenceSentence],
+                 coverage_threshold: float = 0.7) -> list[TripletVerdict]:
+    """`check_triplets` with the work done beforehand: each triplet's `as_text()` parsed, and
+    the evidence sentences of its source as `evidence_sentence`s (once per source)."""
     return [_check(t, p, sents, coverage_threshold) for t, p in zip(triplets, parsed)]
 
 

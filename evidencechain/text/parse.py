@@ -1,27 +1,24 @@
 """Tokens with character offsets, sentences and entities, parsed once and cached."""
 from __future__ import annotations
 
-import pickle
-import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from hashlib import blake2b
 from itertools import chain
-from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
 from .nlp import load_pipeline
 
-PARSE_FORMAT = 2
-"""Version of what `_from_doc` stores; bump it when ParsedText's fields or rules change."""
+__all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
 PIECE_CHARS = 100_000
 """Texts longer than this (or than the pipeline's max_length) are parsed in pieces cut at
 paragraph, line, sentence or word boundaries, with offsets into the whole text kept."""
 _CUT_TIERS = (("\n\n",), ("\n",), (". ", "! ", "? "), (" ", "\t"))
 
 
+@cached_type
 @dataclass(frozen=True, slots=True)
 class ParsedText:
     """One text as arrays over its tokens (whitespace tokens dropped)."""
@@ -134,60 +131,12 @@ def _parse_all(nlp, texts: list[str], has_ner: bool, batch_size: int) -> Iterato
         yield parts[0][1] if len(parts) == 1 else _joined(text, parts)
 
 
-class ParseCache:
-    """A sqlite-backed map from (pipeline, text) to ParsedText; safe to interrupt."""
-
-    def __init__(self, path: str | Path | None):
-        self.path = Path(path) if path else None
-        self._mem: dict[str, ParsedText] = {}
-        self._db = None
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("CREATE TABLE IF NOT EXISTS parse (key TEXT PRIMARY KEY, value BLOB)")
-
-    @staticmethod
-    def key(pipeline: str, text: str) -> str:
-        """Cache key of `text` under `pipeline`; includes the ParsedText format version,
-        so entries written by an older layout of `_from_doc` are never returned."""
-        return blake2b(f"{PARSE_FORMAT}\0{pipeline}\0{text}".encode(),
-                       digest_size=16).hexdigest()
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, ParsedText]:
-        found = {k: self._mem[k] for k in keys if k in self._mem}
-        missing = [k for k in keys if k not in found]
-        if self._db is not None and missing:
-            for i in range(0, len(missing), 500):
-                part = missing[i:i + 500]
-                marks = ",".join("?" * len(part))
-                for k, blob in self._db.execute(
-                        f"SELECT key, value FROM parse WHERE key IN ({marks})", part):
-                    found[k] = self._mem[k] = pickle.loads(blob)
-        return found
-
-    def put_many(self, items: dict[str, ParsedText]) -> None:
-        self._mem.update(items)
-        if self._db is not None and items:
-            with self._db:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO parse VALUES (?, ?)",
-                    [(k, pickle.dumps(v, protocol=5)) for k, v in items.items()])
-
-    def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
-
-
-_DEFAULT_CACHE = ParseCache(None)
-
-
 def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCache | None = None,
                 batch_size: int = 64, progress: bool = True, desc: str = "parse") -> list[ParsedText]:
     """Parse texts in order; texts already in the cache are not parsed again."""
     texts = list(texts)
     nlp, name = load_pipeline(pipeline)
-    cache = cache or _DEFAULT_CACHE
+    cache = cache or DEFAULT_CACHE
     keys = [ParseCache.key(name, t) for t in texts]
     found = cache.get_many(list(dict.fromkeys(keys)))
     todo = {k: t for k, t in zip(keys, texts) if k not in found}

@@ -38,13 +38,13 @@ from __future__ import annotations
 import logging
 import tomllib
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
-import spacy
 
-from .nlp import MODEL_CANDIDATES, load_pipeline
+from .dependency import load_dependency_pipeline
+from .nlp import load_pipeline
 from .parse import piece_bounds
 
 log = logging.getLogger(__name__)
@@ -98,21 +98,6 @@ class Triplet:
 def _words() -> dict:
     return tomllib.loads(resources.files(__package__).joinpath("data/triplets.toml")
                         .read_text("utf-8"))
-
-
-@lru_cache(maxsize=1)
-def load_dependency_pipeline():
-    """The first installed model of `MODEL_CANDIDATES` with its parser (no NER, no
-    lemmatizer); None when only the blank pipeline exists."""
-    for name in MODEL_CANDIDATES:
-        try:
-            nlp = spacy.load(name, exclude=["ner", "lemmatizer", "senter"])
-        except OSError:
-            continue
-        if "parser" in nlp.pipe_names:
-            return nlp
-    log.warning("no spaCy model with a parser installed: triplets use the rule fallback")
-    return None
 
 
 # -- spans over a parsed doc --------------------------------------------------------------
@@ -355,13 +340,27 @@ def extract_triplets(text: str, sentences: list[tuple[int, int]] | None = None,
             units += [(a, s) for s in spans if s.text.strip()]
         indices = list(range(len(units)))
     else:
-        jobs = [(i, a, b) for i, (a, b) in enumerate(sentences) if text[a:b].strip()]
+        jobs = sentence_jobs(text, sentences)
         docs = nlp.pipe(text[a:b] for _, a, b in jobs)
-        for (i, a, _), doc in zip(jobs, docs):
-            units.append((a, doc[:]))
-            indices.append(i)
+        return sentence_triplets(text, [(i, a, doc) for (i, a, _), doc in zip(jobs, docs)], parsed)
+    return _triplets_of_units(text, [(a, span, i) for (a, span), i in zip(units, indices)], parsed)
+
+
+def sentence_jobs(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(sentence index, start, end) of the sentences of `text` that are not blank."""
+    return [(i, a, b) for i, (a, b) in enumerate(sentences) if text[a:b].strip()]
+
+
+def sentence_triplets(text: str, parsed_sentences: list[tuple[int, int, object]], parsed: bool) -> list[Triplet]:
+    """Triplets of `text` from its sentences parsed one by one: (sentence index, start offset,
+    spaCy Doc of text[start:end]) each, from `sentence_jobs`; `parsed`: the docs carry a
+    dependency parse (else the rule fallback applies)."""
+    return _triplets_of_units(text, [(a, doc[:], i) for i, a, doc in parsed_sentences], parsed)
+
+
+def _triplets_of_units(text: str, units: list[tuple[int, object, int]], parsed: bool) -> list[Triplet]:
     out: list[Triplet] = []
-    for (base, span), index in zip(units, indices):
+    for base, span, index in units:
         if not _has_content(span):
             continue
         found = _parsed_triplets(span, base, text, index) if parsed else []

@@ -1,0 +1,205 @@
+"""The parse cache: plain data in sqlite, keyed by content and pipeline version.
+
+Values are JSON documents of a few known kinds (a parse, a dependency parse, a tuple of
+arrays); decoding builds only those types, so a crafted cache file cannot run code. A cache
+that sqlite cannot read is moved aside (`parse.sqlite.damaged`, numbered if taken) and
+rebuilt, with one warning; an entry that does not decode is parsed again.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import fields, is_dataclass
+from hashlib import blake2b
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+PARSE_FORMAT = 3
+"""Version of what the cached types hold; bump it when their fields or the rules filling them change."""
+TABLE = "parse3"
+"""Table of plain-data entries; older layouts (the pickled `parse` table) are dropped on open."""
+_TYPES: dict[str, type] = {}
+
+
+def cached_type(cls: type) -> type:
+    """Register a frozen dataclass of str, int, float, bool, tuples and numpy arrays as a value kind."""
+    _TYPES[cls.__name__] = cls
+    return cls
+
+
+def _plain(value):
+    if isinstance(value, np.ndarray):
+        return {"__array__": value.dtype.str, "shape": list(value.shape), "data": value.ravel().tolist()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    return value
+
+
+def encode(value) -> str:
+    if is_dataclass(value) and type(value).__name__ in _TYPES:
+        doc = {"kind": type(value).__name__,
+               "fields": {f.name: _plain(getattr(value, f.name)) for f in fields(value)}}
+    elif isinstance(value, tuple) and all(isinstance(v, np.ndarray) for v in value):
+        doc = {"kind": "arrays", "items": [_plain(v) for v in value]}
+    else:
+        raise TypeError(f"the parse cache stores parses and arrays, not {type(value).__name__}")
+    return json.dumps(doc, separators=(",", ":"))
+
+
+_DTYPES = frozenset(np.dtype(t).str for t in ("bool", "int8", "int16", "int32", "int64",
+                                             "float16", "float32", "float64"))
+
+
+def _restore(value):
+    if isinstance(value, dict):
+        dtype = value.get("__array__")
+        if dtype not in _DTYPES:
+            raise ValueError(f"unexpected array type {dtype!r}")
+        return np.asarray(value["data"], dtype=np.dtype(dtype)).reshape(value["shape"])
+    if isinstance(value, list):
+        return tuple(_restore(v) for v in value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise ValueError(f"unexpected value of type {type(value).__name__}")
+
+
+def decode(text: str):
+    doc = json.loads(text)
+    if not isinstance(doc, dict):
+        raise ValueError("entry is not a JSON object")
+    if doc.get("kind") == "arrays":
+        return tuple(_restore(v) for v in doc["items"])
+    cls = _TYPES.get(doc.get("kind"))
+    if cls is None:
+        raise ValueError(f"unknown entry kind {doc.get('kind')!r}")
+    given = doc["fields"]
+    names = [f.name for f in fields(cls)]
+    if sorted(given) != sorted(names):
+        raise ValueError(f"{cls.__name__} entry has fields {sorted(given)}")
+    return cls(**{n: _restore(given[n]) for n in names})
+
+
+def content_key(*parts: str) -> str:
+    """A 128-bit key of the parts (joined with NUL)."""
+    return blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+
+
+class ParseCache:
+    """A map from key to parse (or arrays): in memory, and in sqlite when `path` is given.
+    Safe to interrupt: entries are written in transactions."""
+
+    def __init__(self, path: str | Path | None):
+        self.path = Path(path) if path else None
+        self._mem: dict[str, object] = {}
+        self._db = None
+        self._bad_entries = 0
+        if self.path is not None:
+            if self.path.exists() and not self.path.is_file():
+                from ..errors import InputError
+                raise InputError(f"{self.path}: the parse cache must be a file, and this is not one; "
+                                 f"remove it or choose another cache directory")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._guard(self._open, None)
+
+    @staticmethod
+    def key(pipeline: str, text: str) -> str:
+        """Cache key of `text` under `pipeline`, including `PARSE_FORMAT`, so entries written by
+        an older layout are never returned."""
+        return content_key(str(PARSE_FORMAT), pipeline, text)
+
+    def _open(self):
+        db = sqlite3.connect(self.path)
+        try:
+            db.execute("PRAGMA schema_version").fetchone()
+            db.execute("DROP TABLE IF EXISTS parse")
+            db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (key TEXT PRIMARY KEY, value TEXT)")
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _guard(self, action: Callable, fallback):
+        """Run a database action; a damaged database is set aside and rebuilt (or dropped)."""
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:  # locked, read-only, out of space: not damage
+            log.warning("parse cache %s cannot be used (%s): parses are kept in memory only", self.path, exc)
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            return fallback
+        except sqlite3.DatabaseError as exc:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            aside = self._set_aside()
+            log.warning("parse cache %s is damaged (%s): moved to %s and rebuilt", self.path, exc, aside)
+            try:
+                self._db = self._open()
+            except sqlite3.DatabaseError as again:
+                log.warning("parse cache %s cannot be rebuilt (%s): parses are kept in memory only",
+                            self.path, again)
+            return fallback
+
+    def _set_aside(self) -> Path:
+        target = self.path.with_name(self.path.name + ".damaged")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.damaged{n}")
+        self.path.replace(target)
+        for suffix in ("-journal", "-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                side.unlink()
+        return target
+
+    def get_many(self, keys: Sequence[str]) -> dict:
+        found = {k: self._mem[k] for k in keys if k in self._mem}
+        missing = [k for k in keys if k not in found]
+        if self._db is not None and missing:
+            rows = self._guard(lambda: self._select(missing), [])
+            for k, text in rows:
+                try:
+                    found[k] = self._mem[k] = decode(text)
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    self._bad_entries += 1
+                    if self._bad_entries == 1:
+                        log.warning("parse cache %s holds entries that do not decode: they are parsed again",
+                                    self.path)
+        return found
+
+    def _select(self, keys: list[str]) -> list[tuple[str, str]]:
+        rows = []
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
+            marks = ",".join("?" * len(part))
+            rows += self._db.execute(f"SELECT key, value FROM {TABLE} WHERE key IN ({marks})", part).fetchall()
+        return [(k, v) for k, v in rows if isinstance(v, str)]
+
+    def put_many(self, items: dict) -> None:
+        self._mem.update(items)
+        if self._db is not None and items:
+            rows = [(k, encode(v)) for k, v in items.items()]
+
+            def write():
+                with self._db:
+                    self._db.executemany(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?)", rows)
+            self._guard(write, None)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+DEFAULT_CACHE = ParseCache(None)
+"""The in-memory cache used when a caller passes none (one per process)."""

@@ -1,0 +1,100 @@
+"""Dependency parses of answer sentences (what the claim triplets read), parsed once in batches
+and cached as plain data beside the token parses (`text.cache`).
+
+The parser is the installed English model with its parser and tagger (no NER, lemmatizer or
+senter: no consumer reads them from this parse). A cached parse rebuilds an identical spaCy
+`Doc` (words, spaces, tags, coarse tags, arcs), so a warm run parses nothing.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import spacy
+from spacy.tokens import Doc
+from tqdm.auto import tqdm
+
+from .cache import DEFAULT_CACHE, ParseCache, cached_type
+from .nlp import MODEL_CANDIDATES
+
+log = logging.getLogger(__name__)
+
+
+@cached_type
+@dataclass(frozen=True, slots=True)
+class DependencyParse:
+    """One text's tokens with their tags and arcs (`heads` are absolute token indices)."""
+
+    text: str
+    words: tuple[str, ...]
+    spaces: tuple[bool, ...]
+    tags: tuple[str, ...]
+    pos: tuple[str, ...]
+    deps: tuple[str, ...]
+    heads: tuple[int, ...]
+
+    @classmethod
+    def from_doc(cls, doc) -> DependencyParse:
+        return cls(doc.text, tuple(t.text for t in doc), tuple(bool(t.whitespace_) for t in doc),
+                   tuple(t.tag_ for t in doc), tuple(t.pos_ for t in doc), tuple(t.dep_ for t in doc),
+                   tuple(t.head.i for t in doc))
+
+    def doc(self, vocab) -> Doc:
+        if not self.words:
+            return Doc(vocab, words=[])
+        return Doc(vocab, words=list(self.words), spaces=list(self.spaces), tags=list(self.tags),
+                   pos=list(self.pos), deps=list(self.deps), heads=list(self.heads))
+
+
+@lru_cache(maxsize=1)
+def load_dependency_pipeline():
+    """The first installed model of `MODEL_CANDIDATES` with its parser (no NER, no
+    lemmatizer); None when only the blank pipeline exists."""
+    for name in MODEL_CANDIDATES:
+        try:
+            nlp = spacy.load(name, exclude=["ner", "lemmatizer", "senter"])
+        except OSError:
+            continue
+        if "parser" in nlp.pipe_names:
+            return nlp
+    log.warning("no spaCy model with a parser installed: triplets use the rule fallback")
+    return None
+
+
+def dependency_pipeline_name() -> str | None:
+    nlp = load_dependency_pipeline()
+    if nlp is None:
+        return None
+    return f"dep:{nlp.meta.get('lang', 'en')}_{nlp.meta.get('name', 'model')}-{nlp.meta.get('version', '?')}"
+
+
+def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None, batch_size: int = 256,
+                       progress: bool = True, desc: str = "dependency parse") -> list[Doc]:
+    """A parsed spaCy Doc per text, in order; each distinct text is parsed once (then cached).
+
+    Raises LookupError when no model with a parser is installed (callers use the rule fallback).
+    """
+    nlp = load_dependency_pipeline()
+    if nlp is None:
+        raise LookupError("no spaCy model with a parser is installed")
+    texts = list(texts)
+    cache = cache or DEFAULT_CACHE
+    name = dependency_pipeline_name()
+    keys = [ParseCache.key(name, t) for t in texts]
+    found = cache.get_many(list(dict.fromkeys(keys)))
+    todo = {k: t for k, t in zip(keys, texts) if k not in found}
+    if todo:
+        docs = nlp.pipe(todo.values(), batch_size=batch_size)
+        bar = tqdm(zip(todo, docs), total=len(todo), desc=desc, disable=not progress, unit="text", leave=False)
+        fresh: dict[str, DependencyParse] = {}
+        for k, doc in bar:
+            fresh[k] = DependencyParse.from_doc(doc)
+            if len(fresh) >= 2000:
+                cache.put_many(fresh)
+                found.update(fresh)
+                fresh = {}
+        cache.put_many(fresh)
+        found.update(fresh)
+    return [found[k].doc(nlp.vocab) for k in keys]
