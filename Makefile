@@ -31,7 +31,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -147,8 +147,13 @@ reproduce: $(PAPER) ## everything from a fresh clone: venv, corpus, experiment, 
 notebooks: $(AUDIT_RUN) ## execute the notebooks against results/audit into results/notebooks (committed copies stay output-free)
 	$(PY) -m evidencechain.report.notebooks execute --run results/audit --notebooks experiments/notebooks --out results/notebooks
 
-bench: $(VENV)/.installed $(AUDIT) ## time each stage on the audit corpus and a 10x corpus
-	$(PY) -m evidencechain.bench
+bench: $(VENV)/.installed $(AUDIT) ## time the audit experiment (x1, x10), scoring, detect, the checker; writes paper/measured/performance.json and the README block
+	$(PY) -m evidencechain.bench measure
+
+timings: $(VENV)/.installed ## wall time of `make test`, `make halueval` and `make reproduce`, each in a fresh clone (long); same file and block
+	$(PY) -m evidencechain.bench time "make test" --fresh-clone -- make test
+	$(PY) -m evidencechain.bench time "make halueval" --fresh-clone --carry results/checker -- make halueval
+	$(PY) -m evidencechain.bench time "make reproduce" --fresh-clone --carry results/checker -- make reproduce
 
 ANSWERS ?= 100000
 PARTITION_SIZE ?= 1000

@@ -1,34 +1,44 @@
-"""Benchmark: wall time per stage, scoring throughput and peak memory.
+"""Benchmark: the single source of the README's performance figures.
 
-    python -m evidencechain.bench [--scales 1 10] [--config experiments/audit.toml]
+    python -m evidencechain.bench [--scales 1 10]        # make bench
+    python -m evidencechain.bench time LABEL [--fresh-clone] -- COMMAND...   # make timings
+    python -m evidencechain.bench readme                 # re-render the README block only
 
-Each corpus runs in its own process (so peak memory is its own) with a cold parse cache.
-Targets on 2 cores: the whole audit experiment under 60 s; scoring with a fitted model at
->= 100 responses/s once texts are parsed.
+`measure` (the default) runs the audit experiment per corpus scale in its own process (so peak
+memory is its own) with a cold parse cache, then times cold scoring (a fitted model, an empty
+parse cache), warm scoring (the same texts again), `detect` of 10 answers with a cached default
+model, the default model's build and the learned checker's pairs/s. `time` records the wall time
+of a command (`make halueval`, `make test` in a fresh clone, ...). Every figure is written with the
+commit and the machine to `paper/measured/performance.json`, and the README's Performance block is
+rendered from that file (`report.performance`).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from .config import apply_overrides, load_config
-from .data.audit import write_audit_corpus
-from .data.ragtruth import load_ragtruth
-from .data.splits import split_corpus
-from .model import EvidenceChain
-from .runner import run as run_experiment
-from .text.parse import ParseCache
+from .io import atomic_write_text
+from .report.performance import MEASURED, STAGES, load_measured, machine, render_readme
 
-STAGES = ("load", "parse", "features", "fit", "score", "evaluate")
+AUDIT_ROW = "audit-x{scale}"
 
 
 def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
+    from .config import apply_overrides, load_config
+    from .data.ragtruth import load_ragtruth
+    from .data.splits import split_corpus
+    from .model import EvidenceChain
+    from .runner import run as run_experiment
+    from .text.parse import ParseCache
+
     config = load_config(config_path)
     config.cache_dir = str(work / "cache")
     config = apply_overrides(config, response_jsonl=str(corpus_dir / "response.jsonl"),
@@ -40,21 +50,52 @@ def bench_one(config_path: str, corpus_dir: Path, work: Path) -> dict:
     run = json.loads((out / "run.json").read_text())
     corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
     test = split_corpus(corpus, fit.calibration_fraction, config.seed)["test"]
-    cache = ParseCache(work / "cache" / "parse.sqlite")
+    cache = ParseCache(None)  # cold: nothing parsed yet in this cache
     model = EvidenceChain.load(out / "model", cache=cache)
-    model.score(test, progress=False)  # warm-up: loads the parse cache into memory
     t1 = time.perf_counter()
     model.score(test, progress=False)
-    scoring = time.perf_counter() - t1
-    cache.close()
+    cold = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    model.score(test, progress=False)
+    warm = time.perf_counter() - t2
     return {
         "responses": run["corpora"][config.evaluations[0].fit]["responses"],
         "stages": run["stage_seconds"],
-        "experiment_seconds": wall,
+        "families": {k: v["seconds"] for k, v in run.get("feature_families", {}).items()
+                     if v.get("state") == "runs"},
+        "experiment_seconds": round(wall, 2),
         "test_responses": len(test.responses),
-        "score_responses_per_s": len(test.responses) / scoring,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cold_responses_per_s": round(len(test.responses) / cold, 1),
+        "score_responses_per_s": round(len(test.responses) / warm, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     }
+
+
+def detect_timings(seed: int, work: Path, n: int = 10) -> dict:
+    """Wall time of building the default model (a fresh cache) and of `evidencechain detect` on
+    `n` answers once it is cached, each in a new process as a user would run them."""
+    from .data.audit import generate_audit_corpus
+    from .text.chunks import build_evidence
+
+    corpus = generate_audit_corpus(seed, 1)
+    lines = []
+    for r in corpus.responses[:n]:
+        ev = build_evidence(corpus.source_of(r))
+        lines.append(json.dumps({"id": r.id, "context": ev.text, "question": ev.query or "", "answer": r.response}))
+    answers = work / "answers.jsonl"
+    answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = {**os.environ, "EVIDENCECHAIN_CACHE_DIR": str(work / "user-cache")}
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from evidencechain.detect.default import ensure_default_model; "
+                    "ensure_default_model(quiet=True)"], env=env, check=True)
+    build = time.perf_counter() - t0
+    cmd = [sys.executable, "-m", "evidencechain", "detect", str(answers), "--format", "jsonl", "-q",
+           "--out", str(work / "out.jsonl"), "--force"]
+    subprocess.run(cmd, env=env, check=True)  # the first detect also fills the parse cache's files
+    t1 = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True)
+    return {"default_model_build_seconds": round(build, 1), "detect_answers": n,
+            "detect_seconds": round(time.perf_counter() - t1, 2)}
 
 
 def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) -> list[tuple[str, float]]:
@@ -86,19 +127,44 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default="experiments/audit.toml")
-    parser.add_argument("--scales", type=int, nargs="+", default=[1, 10])
-    parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--checker", default="results/checker",
-                        help="trained checker to time (skipped, with the reason, when absent)")
-    parser.add_argument("--single", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.single:
-        with tempfile.TemporaryDirectory() as tmp:
-            print(json.dumps(bench_one(args.config, Path(args.single), Path(tmp))))
-        return 0
+def commit() -> str:
+    try:
+        done = subprocess.run(["git", "describe", "--always", "--dirty", "--exclude", "*"],
+                              capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def stamp() -> dict:
+    return {"commit": commit(), "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": machine()}
+
+
+def save(measured: Path, key: str, value: dict, readme: Path | None) -> None:
+    data = load_measured(measured)
+    data[key] = value
+    measured.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(measured, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    print(f"wrote {measured}")
+    write_readme(readme, data)
+
+
+def write_readme(readme: Path | None, data: dict) -> None:
+    if readme is None:
+        return
+    text = render_readme(readme.read_text("utf-8"), data) if readme.is_file() else None
+    if text is None:
+        print(f"{readme}: no Performance markers, not rewritten")
+    elif text != readme.read_text("utf-8"):
+        atomic_write_text(readme, text)
+        print(f"{readme}: Performance block rewritten")
+
+
+def measure(args) -> int:
+    from .data.audit import write_audit_corpus
+    from .features.checker import checker_absent_reason
+
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for scale in args.scales:
@@ -106,35 +172,125 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             write_audit_corpus(corpus_dir, seed=args.seed, scale=scale)
             generate = time.perf_counter() - t0
-            done = subprocess.run([sys.executable, "-m", "evidencechain.bench", "--config", args.config,
-                                   "--single", str(corpus_dir)], capture_output=True, text=True)
+            done = subprocess.run([sys.executable, "-m", "evidencechain.bench", "single", "--config", args.config,
+                                   str(corpus_dir)], capture_output=True, text=True)
             if done.returncode != 0:
                 sys.stderr.write(done.stderr)
                 return done.returncode
             result = json.loads(done.stdout.strip().splitlines()[-1])
-            result.update(scale=scale, generate_seconds=generate)
+            result.update(corpus=AUDIT_ROW.format(scale=scale), scale=scale, generate_seconds=round(generate, 1))
             rows.append(result)
-            print(f"scale x{scale}: {result['responses']} responses done", file=sys.stderr)
-    header = (f"{'corpus':<10}{'responses':>10}{'generate':>10}" + "".join(f"{s:>10}" for s in STAGES)
-              + f"{'total s':>10}{'score resp/s':>14}{'peak MB':>10}")
-    print(header)
-    for r in rows:
-        print(f"{'audit-x' + str(r['scale']):<10}{r['responses']:>10}{r['generate_seconds']:>10.1f}"
-              + "".join(f"{r['stages'].get(s, 0.0):>10.1f}" for s in STAGES)
-              + f"{r['experiment_seconds']:>10.1f}{r['score_responses_per_s']:>14.0f}{r['peak_rss_mb']:>10.0f}")
-    print("targets (2 cores): audit experiment < 60 s; scoring >= 100 responses/s once parsed")
-    from .features.checker import checker_absent_reason
-
+            print(_row_line(result, header=len(rows) == 1), flush=True)
+        detect = {} if args.skip_detect else detect_timings(args.seed, Path(tmp))
+    for key, value in detect.items():
+        print(f"{key}: {value}")
+    checker: list = []
     absent = checker_absent_reason(args.checker)
     if absent:
         print(f"checker throughput: skipped, the checker is {absent}")
-        return 0
-    with tempfile.TemporaryDirectory() as tmp:
-        write_audit_corpus(Path(tmp), seed=args.seed)
-        for label, rate in checker_throughput(args.checker, Path(tmp)):
-            print(f"checker {label:<52}" + (f"{rate:>8.1f} pairs/s" if rate == rate else ""))
-    print("checker targets: >= 40 pairs/s on 2 CPU cores; >= 2,000 pairs/s on one H100")
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            write_audit_corpus(Path(tmp), seed=args.seed)
+            checker = [{"label": label, "pairs_per_s": round(rate, 1) if rate == rate else None}
+                       for label, rate in checker_throughput(args.checker, Path(tmp))]
+        for c in checker:
+            print(f"checker {c['label']:<52}{c['pairs_per_s'] or '':>8} pairs/s")
+    save(Path(args.measured), "bench", {**stamp(), "config": args.config, "rows": rows, **detect,
+                                        "checker": checker, "checker_absent": absent or ""},
+         Path(args.readme) if args.readme else None)
     return 0
+
+
+def _row_line(r: dict, header: bool) -> str:
+    head = (f"{'corpus':<10}{'responses':>10}{'generate':>10}" + "".join(f"{s:>10}" for s in STAGES)
+            + f"{'cold resp/s':>13}{'total s':>10}{'score resp/s':>14}{'peak MB':>10}")
+    line = (f"{r['corpus']:<10}{r['responses']:>10}{r['generate_seconds']:>10.1f}"
+            + "".join(f"{r['stages'].get(s, 0.0):>10.1f}" for s in STAGES)
+            + f"{r['cold_responses_per_s']:>13.0f}{r['experiment_seconds']:>10.1f}"
+            f"{r['score_responses_per_s']:>14.0f}{r['peak_rss_mb']:>10.0f}")
+    families = ", ".join(f"{k} {v:.1f} s" for k, v in sorted(r["families"].items(), key=lambda kv: -kv[1]))
+    return (head + "\n" if header else "") + line + f"\n  feature families: {families}"
+
+
+def time_command(args) -> int:
+    """Wall time of a command (in a fresh clone of this repository with --fresh-clone)."""
+    command = [c for c in args.command if c != "--"]
+    if not command:
+        print("error: give the command to time after --", file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="evidencechain-timing-") if args.fresh_clone else None
+    cwd = Path.cwd()
+    try:
+        if work:
+            subprocess.run(["git", "clone", "-q", str(cwd), f"{work}/repo"], check=True)
+            shared = cwd.parent / "shared"
+            if shared.exists() and not (Path(work) / "shared").exists():
+                os.symlink(shared, Path(work) / "shared")  # ../shared/data, as beside the checkout
+            for path in args.carry:
+                source, target = cwd / path, Path(work) / "repo" / path
+                if source.is_dir():
+                    shutil.copytree(source, target)
+                elif source.is_file():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(source, target)
+                else:
+                    print(f"{path}: absent here, not carried into the clone", file=sys.stderr)
+        t0 = time.perf_counter()
+        done = subprocess.run(command, cwd=f"{work}/repo" if work else None)
+        seconds = time.perf_counter() - t0
+    finally:
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{args.label}: {seconds / 60:.1f} min (exit {done.returncode})")
+    if done.returncode != 0:
+        return done.returncode
+    save(Path(args.measured), f"time:{args.label}", {**stamp(), "seconds": round(seconds, 1),
+                                                     "fresh_clone": bool(args.fresh_clone), "carried": args.carry},
+         Path(args.readme) if args.readme else None)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--measured", default=MEASURED, help=f"the measurements file ({MEASURED})")
+    common.add_argument("--readme", default="README.md",
+                        help="README whose Performance block is rendered from the measurements ('' for none)")
+    parser = argparse.ArgumentParser(prog="python -m evidencechain.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command")
+    m = sub.add_parser("measure", parents=[common],
+                       help="time the audit experiment, scoring, detect and the checker (default)")
+    m.add_argument("--config", default="experiments/audit.toml")
+    m.add_argument("--scales", type=int, nargs="+", default=[1, 10])
+    m.add_argument("--seed", type=int, default=17)
+    m.add_argument("--checker", default="results/checker",
+                   help="trained checker to time (skipped, with the reason, when absent)")
+    m.add_argument("--skip-detect", action="store_true", help="do not time detect and the default model build")
+    t = sub.add_parser("time", parents=[common], help="record the wall time of a command, e.g. `make halueval`")
+    t.add_argument("label")
+    t.add_argument("--fresh-clone", action="store_true", help="run it in a fresh clone of this repository")
+    t.add_argument("--carry", action="append", default=[], metavar="PATH",
+                   help="with --fresh-clone: copy this ignored path (e.g. results/checker) into the clone")
+    t.add_argument("command", nargs=argparse.REMAINDER)
+    sub.add_parser("readme", parents=[common],
+                   help="render the README's Performance block from the measurements file")
+    s = sub.add_parser("single")  # internal: one corpus in its own process
+    s.add_argument("--config", required=True)
+    s.add_argument("corpus_dir")
+    if not argv or argv[0] not in ("measure", "time", "readme", "single", "-h", "--help"):
+        argv = ["measure", *argv]
+    args = parser.parse_args(argv)
+    if args.command == "single":
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps(bench_one(args.config, Path(args.corpus_dir), Path(tmp))))
+        return 0
+    if args.command == "time":
+        return time_command(args)
+    if args.command == "readme":
+        write_readme(Path(args.readme) if args.readme else None, load_measured(Path(args.measured)))
+        return 0
+    return measure(args)
 
 
 if __name__ == "__main__":

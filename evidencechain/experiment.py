@@ -55,6 +55,8 @@ PACKAGES = ("numpy", "pandas", "scikit-learn", "scipy", "rank-bm25", "spacy", "m
 class Stopwatch:
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
+        self.families: dict[str, dict] = {}
+        """Feature families: whether each ran and its seconds (set by the runner; run.json)."""
 
     @contextmanager
     def __call__(self, stage: str):
@@ -182,6 +184,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
         "thresholds": model.thresholds,
         "feature_shift": _shift_summary(stage),
         "stage_seconds": {k: round(v, 3) for k, v in watch.seconds.items()},
+        "feature_families": watch.families,
         "method_seconds": {k: round(v, 3) for k, v in model.timings.items()},
         "wall_seconds": round(time.time() - started, 3),
         "outputs": sorted([p.name for p in stage.iterdir() if p.is_file()] + ["run.json"]),

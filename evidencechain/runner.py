@@ -135,6 +135,17 @@ class TableStore:
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
 
+    def family_report(self) -> dict[str, dict]:
+        """Per feature family: whether it ran (or why not) and its seconds over every extractor."""
+        plan: dict[str, str] = {}
+        seconds: dict[str, float] = {}
+        for extractor in self.extractors.values():
+            for family, state in extractor.family_plan().items():
+                plan.setdefault(family, state)
+            for family, value in extractor.family_seconds.items():
+                seconds[family] = seconds.get(family, 0.0) + value
+        return {f: {"state": state, "seconds": round(seconds.get(f, 0.0), 3)} for f, state in plan.items()}
+
     def extractor(self, corpus: SplitCorpus, ids: list[str]) -> FeatureExtractor:
         key = (corpus.name, stable_hash("\n".join(ids)))
         if key not in self.extractors:
@@ -397,6 +408,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         if k == 0:
             details = (unit, model, train, calibration, test, scored)
     long = pd.DataFrame(long_rows, columns=LONG_COLUMNS)
+    watch.families = store.family_report()
     with staged_directory(out, inputs=inputs, command="evidencechain run") as stage:
         write_csv(long, stage / "metrics.csv")
         write_csv(pd.DataFrame(unit_rows), stage / "units.csv")

@@ -63,6 +63,7 @@ def spied_run(audit_dir, tmp_path_factory):
         return original_calibrate(self, calibration, span_labels)
 
     mp = pytest.MonkeyPatch()
+    mp.setenv("EVIDENCECHAIN_WORKERS", "2")  # parsed in two processes (the second run: one)
     mp.setattr(FeatureExtractor, "fit", fit)
     mp.setattr(EvidenceChain, "fit_detectors", fit_detectors)
     mp.setattr(EvidenceChain, "calibrate", calibrate)
@@ -89,6 +90,10 @@ def test_run_writes_every_output(spied_run):
     assert word.roc_auc.between(0.5, 1.0).all()
     ablation = pd.read_csv(out / "ablation.csv")
     assert ablation.variant.nunique() == 5
+    families = run["feature_families"]
+    assert families["claims"]["state"] == "runs" and families["claims"]["seconds"] > 0
+    assert families["sentence"]["state"] == "runs"
+    assert families["embedding"]["state"].startswith("not configured") and families["embedding"]["seconds"] == 0
 
 
 def test_no_leakage_between_splits(spied_run, audit_dir):
@@ -109,8 +114,10 @@ def test_no_leakage_between_splits(spied_run, audit_dir):
         assert calibration_ids == calibration  # thresholds: calibration subset only
 
 
-def test_two_runs_give_byte_identical_csvs(spied_run, audit_dir, tmp_path):
+def test_two_runs_give_byte_identical_csvs(spied_run, audit_dir, tmp_path, monkeypatch):
+    """The second run parses in one process, the first in two: the same bytes."""
     first, _ = spied_run
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", "1")
     second = run(_config(audit_dir, tmp_path), tmp_path / "out", progress=False)
     csvs = sorted(p.name for p in first.glob("*.csv"))
     assert csvs == sorted(p.name for p in second.glob("*.csv"))

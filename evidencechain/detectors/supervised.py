@@ -10,6 +10,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from ..features.table import feature_columns
+from ..text.parallel import workers
 from .base import Detector
 
 DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
@@ -82,7 +83,7 @@ class EvidenceChainRF(_Supervised):
 
     def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17,
                  n_estimators: int = 300, max_depth: int = 8, min_samples_leaf: int = 2,
-                 n_jobs: int = 1):
+                 n_jobs: int | None = None):
         super().__init__(groups, random_state)
         self.n_estimators, self.max_depth = n_estimators, max_depth
         self.min_samples_leaf, self.n_jobs = min_samples_leaf, n_jobs
@@ -97,4 +98,11 @@ class EvidenceChainRF(_Supervised):
         return RandomForestClassifier(
             n_estimators=self.n_estimators, max_depth=self.max_depth,
             min_samples_leaf=self.min_samples_leaf, class_weight="balanced_subsample",
-            random_state=self.random_state, n_jobs=self.n_jobs)
+            random_state=self.random_state, n_jobs=self.n_jobs or workers())
+
+    def fit(self, sentences: pd.DataFrame) -> EvidenceChainRF:
+        """Trees are grown on every core (the same trees as on one); probabilities are then summed
+        on one thread, in tree order, so scores do not depend on the machine."""
+        super().fit(sentences)
+        self.pipeline.named_steps["classify"].set_params(n_jobs=1)
+        return self

@@ -18,6 +18,9 @@ from .token import SENTENCE_GROUPS
 NO_INFO_COLUMN = "no_info_gold"
 
 
+_LAST_TIERS: dict[int, tuple] = {}
+
+
 class RAGHalu(EvidenceChainLR):
     name = "RAGHalu"
     needs_tiers = True
@@ -43,11 +46,20 @@ class RAGHalu(EvidenceChainLR):
         return self
 
     def no_info_probability(self, sentences: pd.DataFrame) -> np.ndarray:
+        """P(NO-INFO) per sentence; the last table's answer is kept, as scoring asks twice
+        (`score_sentences`, then `sentence_columns`)."""
         if self.tier_model is None:
             raise RuntimeError(f"{self.name} is not fitted")
         if not len(sentences):
             return np.zeros(0)
-        return self.tier_model.predict_proba(list(sentences["text"].astype(str)))[:, 1]
+        texts = tuple(sentences["text"].astype(str))
+        last = _LAST_TIERS.get(id(self))
+        if last is not None and last[0] is self.tier_model and last[1] == texts:
+            return last[2]
+        probability = self.tier_model.predict_proba(list(texts))[:, 1]
+        _LAST_TIERS.clear()
+        _LAST_TIERS[id(self)] = (self.tier_model, texts, probability)
+        return probability
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
         risk = super().score_sentences(sentences)

@@ -24,7 +24,7 @@ from ..text.nlp import load_pipeline
 from ..text.parse import parse_texts
 from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
-from .triplets import COUNT_COLUMNS, check_parsed, evidence_sentence
+from .triplets import COUNT_COLUMNS, check_parsed, evidence_facts
 
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
                    "verdict", "evidence_index", "coverage"]
@@ -80,7 +80,7 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
                          cache=cache, progress=progress, desc="parse claims")
     facts, k = {}, len(flat)
     for sid, ev in evidence_of.items():
-        facts[sid] = [evidence_sentence(p) for p in parsed[k:k + len(ev)]]
+        facts[sid] = evidence_facts(parsed[k:k + len(ev)])
         k += len(ev)
     parsed_of = iter(parsed[:len(flat)])
     rows = []

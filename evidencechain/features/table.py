@@ -1,6 +1,8 @@
 """Sentence and token feature tables for a corpus, each sentence against its own source."""
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -107,6 +109,32 @@ class FeatureExtractor:
         self.embedder = None
         self.checker = None
         self.checker_status = "absent: not configured"
+        self.family_seconds: dict[str, float] = {}
+        """Seconds spent in each feature family by `transform` (run.json `feature_families`)."""
+
+    @contextmanager
+    def _timed(self, family: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            seconds = getattr(self, "family_seconds", None)
+            if seconds is None:
+                seconds = self.family_seconds = {}
+            seconds[family] = seconds.get(family, 0.0) + time.perf_counter() - t0
+
+    def family_plan(self) -> dict[str, str]:
+        """Every feature family and whether `transform` computes it ('runs') or why not."""
+        c = self.config
+        return {
+            "sentence": "runs",
+            "tfidf": "runs" if self.vectorizer is not None else "not fitted",
+            "response": "runs" if c.response_features else "not configured (response_features = false)",
+            "embedding": "runs" if self.embedder is not None else
+            ("not loaded" if c.embedding_model else "not configured (no embedding_model)"),
+            "checker": "runs" if self.checker is not None else getattr(self, "checker_status", "absent"),
+            "claims": "runs" if c.claims else "not needed: no configured detector reads claim triplets",
+        }
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -152,35 +180,41 @@ class FeatureExtractor:
         token_frames: list[pd.DataFrame] = []
         bar = tqdm(zip(corpus.responses, parsed), total=len(parsed), desc="features",
                    disable=not progress, unit="resp", leave=False)
-        for response, doc in bar:
-            index = indices[response.source_id]
-            rows, tokens = _response_features(response, doc, index, corpus.span_labels, with_tokens)
-            meta = metadata_columns(response, corpus.source_of(response))
-            for row in rows:
-                row.update(meta)
-            sent_rows.extend(rows)
-            if with_tokens:
-                token_frames.append(tokens)
-        sentences = pd.DataFrame(sent_rows) if sent_rows else pd.DataFrame(columns=list(SENTENCE_COLUMNS))
-        self._add_tfidf(sentences, indices)
+        with self._timed("sentence"):
+            for response, doc in bar:
+                index = indices[response.source_id]
+                rows, tokens = _response_features(response, doc, index, corpus.span_labels, with_tokens)
+                meta = metadata_columns(response, corpus.source_of(response))
+                for row in rows:
+                    row.update(meta)
+                sent_rows.extend(rows)
+                if with_tokens:
+                    token_frames.append(tokens)
+            sentences = pd.DataFrame(sent_rows) if sent_rows else pd.DataFrame(columns=list(SENTENCE_COLUMNS))
+            tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
+        with self._timed("tfidf"):
+            self._add_tfidf(sentences, indices)
         if self.config.response_features:
-            add_response_features(sentences, corpus, parsed, indices, pipeline=self.config.pipeline,
-                                  cache=self.cache)
+            with self._timed("response"):
+                add_response_features(sentences, corpus, parsed, indices, pipeline=self.config.pipeline,
+                                      cache=self.cache)
         if self.embedder is not None:
-            if len(sentences):
-                self.embedder.add_features(sentences, indices)
-            else:
-                sentences["embedding_max"] = np.zeros(0)
-        tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
+            with self._timed("embedding"):
+                if len(sentences):
+                    self.embedder.add_features(sentences, indices)
+                else:
+                    sentences["embedding_max"] = np.zeros(0)
         if self.checker is not None:
-            self.checker.add(sentences, tokens if with_tokens else None, indices, self.cache, progress)
+            with self._timed("checker"):
+                self.checker.add(sentences, tokens if with_tokens else None, indices, self.cache, progress)
         claims = None
         if self.config.claims:
             from .claims import add_claim_features
-            claims = add_claim_features(sentences, tokens if with_tokens else None,
-                                        {r.id: r.response for r in corpus.responses}, indices, progress,
-                                        checker=self.checker if self.config.claims_checker else None,
-                                        cache=self.cache)
+            with self._timed("claims"):
+                claims = add_claim_features(sentences, tokens if with_tokens else None,
+                                            {r.id: r.response for r in corpus.responses}, indices, progress,
+                                            checker=self.checker if self.config.claims_checker else None,
+                                            cache=self.cache)
         return FeatureTables(sentences, tokens, indices,
                              {r.id: d for r, d in zip(corpus.responses, parsed)},
                              response_table(corpus, sentences), claims)

@@ -77,6 +77,39 @@ def evidence_sentence(p: ParsedText) -> EvidenceSentence:
                      ents, p.text.lower())
 
 
+@dataclass(frozen=True)
+class EvidenceFacts:
+    """A source's evidence sentences with an index from each word form and number to the
+    sentences holding it, so a triplet's coverage of every sentence is a few look-ups."""
+    sentences: list[EvidenceSentence]
+    by_form: dict[str, np.ndarray]
+    by_number: dict[str, np.ndarray]
+
+
+def evidence_facts(parsed: Sequence[ParsedText]) -> EvidenceFacts:
+    sents = [evidence_sentence(p) for p in parsed]
+    by_form: dict[str, list[int]] = {}
+    by_number: dict[str, list[int]] = {}
+    for i, s in enumerate(sents):
+        for f in s.forms:
+            by_form.setdefault(f, []).append(i)
+        for n in s.numbers:
+            by_number.setdefault(n, []).append(i)
+    return EvidenceFacts(sents, {k: np.array(v) for k, v in by_form.items()},
+                         {k: np.array(v) for k, v in by_number.items()})
+
+
+def _coverage_matrix(p: ParsedText, idx: np.ndarray, values: list[set[str]], facts: EvidenceFacts) -> np.ndarray:
+    """Content token x evidence sentence: is the token covered by the sentence (`_covered`)?"""
+    m = np.zeros((len(idx), len(facts.sentences)), dtype=bool)
+    for row, i in enumerate(idx):
+        for hits in (facts.by_form.get(p.lower[i]), facts.by_form.get(p.lemma[i]),
+                     *(facts.by_number.get(v) for v in values[i])):
+            if hits is not None:
+                m[row, hits] = True
+    return m
+
+
 def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
     part = sents[max(0, i - 1):i + 2]
     return EvidenceSentence(frozenset().union(*(s.forms for s in part)),
@@ -92,11 +125,6 @@ def _token_values(p: ParsedText) -> list[set[str]]:
         for i in p.tokens_in(a, b):
             values[i] = {value}
     return values
-
-
-def _covered(p: ParsedText, idx: np.ndarray, values: list[set[str]], s: EvidenceSentence) -> np.ndarray:
-    return np.array([bool({p.lower[i], p.lemma[i]} & s.forms) or bool(values[i] & s.numbers)
-                     for i in idx], dtype=bool)
 
 
 def _conflicts(p: ParsedText, values: list[set[str]],
@@ -128,20 +156,22 @@ def _conflicts(p: ParsedText, values: list[set[str]],
     return absent, contradicted, notes
 
 
-def _check(triplet: Triplet, p: ParsedText, sents: list[EvidenceSentence],
+def _check(triplet: Triplet, p: ParsedText, facts: EvidenceFacts,
            threshold: float) -> TripletVerdict:
     idx = content_indices(p)
     if not len(idx):
         return TripletVerdict(triplet, "Entailment", -1, 1.0, "no content words")
     values = _token_values(p)
-    shares = [(_covered(p, idx, values, s).mean(), i) for i, s in enumerate(sents)]
-    top = max((share for share, _ in shares), default=0.0)
-    if top == 0:
+    m = _coverage_matrix(p, idx, values, facts)
+    counts = m.sum(axis=0)
+    if not len(counts) or counts.max() == 0:
         return TripletVerdict(triplet, "Neutral", -1, 0.0,
                               "no evidence sentence shares a content word")
-    best, window, covered = max(
-        ((i, w, _covered(p, idx, values, w)) for share, i in shares if share == top
-         for w in [_window(sents, i)]), key=lambda x: (x[2].mean(), -x[0]))
+    # among the best-covering sentences, the one whose window (itself and its neighbours) covers most
+    windows = [(m[:, max(0, i - 1):i + 2].any(axis=1), i) for i in np.flatnonzero(counts == counts.max())]
+    covered, best = max(windows, key=lambda x: (int(x[0].sum()), -x[1]))
+    best = int(best)
+    window = _window(facts.sentences, best)
     coverage = float(covered.mean())
     absent, contradicted, notes = _conflicts(p, values, window)
     others = ~contradicted[idx]
@@ -168,15 +198,15 @@ def check_triplets(triplets: Sequence[Triplet], evidence_sentences: list[str],
         return []
     parsed = parse_texts([t.as_text() for t in triplets] + list(evidence_sentences),
                          pipeline=pipeline, progress=False)
-    sents = [evidence_sentence(p) for p in parsed[len(triplets):]]
-    return check_parsed(triplets, parsed[:len(triplets)], sents, coverage_threshold)
+    facts = evidence_facts(parsed[len(triplets):])
+    return check_parsed(triplets, parsed[:len(triplets)], facts, coverage_threshold)
 
 
-def check_parsed(triplets: Sequence[Triplet], parsed: Sequence[ParsedText], sents: list[EvidenceSentence],
+def check_parsed(triplets: Sequence[Triplet], parsed: Sequence[ParsedText], facts: EvidenceFacts,
                  coverage_threshold: float = 0.7) -> list[TripletVerdict]:
     """`check_triplets` with the work done beforehand: each triplet's `as_text()` parsed, and
-    the evidence sentences of its source as `evidence_sentence`s (once per source)."""
-    return [_check(t, p, sents, coverage_threshold) for t, p in zip(triplets, parsed)]
+    the evidence sentences of its source as `evidence_facts` (once per source)."""
+    return [_check(t, p, facts, coverage_threshold) for t, p in zip(triplets, parsed)]
 
 
 def sentence_verdict_counts(verdicts: Sequence[TripletVerdict], n_sentences: int) -> pd.DataFrame:

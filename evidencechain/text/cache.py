@@ -106,7 +106,9 @@ class ParseCache:
                 raise InputError(f"{self.path}: the parse cache must be a file, and this is not one; "
                                  f"remove it or choose another cache directory")
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = self._guard(self._open, None)
+            opened = self._guard(self._open, None)  # a damaged file is rebuilt inside _guard
+            if opened is not None:
+                self._db = opened
 
     @staticmethod
     def key(pipeline: str, text: str) -> str:

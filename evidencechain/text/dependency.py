@@ -14,10 +14,10 @@ from functools import lru_cache
 
 import spacy
 from spacy.tokens import Doc
-from tqdm.auto import tqdm
 
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
 from .nlp import MODEL_CANDIDATES
+from .parallel import map_chunks
 
 log = logging.getLogger(__name__)
 
@@ -86,11 +86,11 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
     found = cache.get_many(list(dict.fromkeys(keys)))
     todo = {k: t for k, t in zip(keys, texts) if k not in found}
     if todo:
-        docs = nlp.pipe(todo.values(), batch_size=batch_size)
-        bar = tqdm(zip(todo, docs), total=len(todo), desc=desc, disable=not progress, unit="text", leave=False)
+        parsed = map_chunks(lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
+                            list(todo.values()), progress=progress, desc=desc)
         fresh: dict[str, DependencyParse] = {}
-        for k, doc in bar:
-            fresh[k] = DependencyParse.from_doc(doc)
+        for k, one in zip(todo, parsed):
+            fresh[k] = one
             if len(fresh) >= 2000:
                 cache.put_many(fresh)
                 found.update(fresh)

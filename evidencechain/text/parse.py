@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
 from .nlp import load_pipeline
+from .parallel import map_chunks
 
 __all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
 PIECE_CHARS = 100_000
@@ -141,13 +141,12 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
     found = cache.get_many(list(dict.fromkeys(keys)))
     todo = {k: t for k, t in zip(keys, texts) if k not in found}
     if todo:
-        fresh: dict[str, ParsedText] = {}
         has_ner = _sets_entities(nlp)
         items = list(todo.items())
-        parsed = _parse_all(nlp, [t for _, t in items], has_ner, batch_size)
-        bar = tqdm(zip(items, parsed), total=len(items), desc=desc, disable=not progress,
-                   unit="text", leave=False)
-        for (k, _), one in bar:
+        parsed = map_chunks(lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)),
+                            [t for _, t in items], progress=progress, desc=desc)
+        fresh: dict[str, ParsedText] = {}
+        for (k, _), one in zip(items, parsed):
             fresh[k] = one
             if len(fresh) >= 2000:
                 cache.put_many(fresh)

@@ -1,0 +1,66 @@
+"""Parse on every core: texts are cut into ordered chunks, parsed by forked workers (which share
+the parent's loaded pipeline) and returned in order, so the output is the same as on one core.
+
+`workers()` is `EVIDENCECHAIN_WORKERS` when set, else the number of usable cores (at most 8).
+Work runs in this process when there is one worker, too little to share, no `fork` on the
+platform, or this process is itself a daemon (a Dask or pool worker cannot have children).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Iterator, Sequence
+
+from tqdm.auto import tqdm
+
+MIN_PER_WORKER = 128
+"""Fewer texts than this per worker are parsed in this process (forking would cost more)."""
+CHUNK = 64
+
+
+def workers() -> int:
+    configured = os.environ.get("EVIDENCECHAIN_WORKERS", "").strip()
+    if configured:
+        try:
+            return max(1, int(configured))
+        except ValueError:
+            from ..errors import ConfigError
+            raise ConfigError(f"EVIDENCECHAIN_WORKERS must be a whole number, got {configured!r}") from None
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(8, usable))
+
+
+def _can_fork() -> bool:
+    return "fork" in mp.get_all_start_methods() and not mp.current_process().daemon
+
+
+_TASK: Callable | None = None
+
+
+def _run(chunk: list) -> list:
+    return _TASK(chunk)
+
+
+def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool = False,
+               desc: str = "parse", unit: str = "text") -> Iterator:
+    """`task(chunk)` over ordered chunks of `items`, results flattened in input order.
+
+    `task` may be any callable (a closure too): forked workers inherit it."""
+    global _TASK
+    n = workers()
+    chunks = [list(items[i:i + CHUNK]) for i in range(0, len(items), CHUNK)]
+    bar = tqdm(total=len(items), desc=desc, disable=not progress, unit=unit, leave=False)
+    try:
+        if n == 1 or len(items) < 2 * MIN_PER_WORKER or not _can_fork():
+            for chunk in chunks:
+                yield from task(chunk)
+                bar.update(len(chunk))
+            return
+        _TASK = task
+        with mp.get_context("fork").Pool(min(n, len(items) // MIN_PER_WORKER)) as pool:
+            for chunk, out in zip(chunks, pool.imap(_run, chunks)):
+                yield from out
+                bar.update(len(chunk))
+    finally:
+        _TASK = None
+        bar.close()

@@ -1,0 +1,208 @@
+"""The engine: one parse per distinct text, plain-data caches, both cores with the same output,
+pinned claim triplets, and the README's performance block rendered from its measurements."""
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from evidencechain.data.audit import generate_audit_corpus
+from evidencechain.features import FeatureConfig, FeatureExtractor
+from evidencechain.report.performance import MEASURED, load_measured, performance_block, render_readme
+from evidencechain.text import parallel
+from evidencechain.text.cache import ParseCache, decode, encode
+from evidencechain.text.dependency import DependencyParse, load_dependency_pipeline, parse_dependencies
+from evidencechain.text.parse import parse_texts
+
+ROOT = Path(__file__).resolve().parents[1]
+PINNED = Path(__file__).parent / "fixtures" / "pinned_triplets.json"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return generate_audit_corpus(17, 1)
+
+
+@pytest.fixture(scope="module")
+def pinned_sample(corpus):
+    pinned = json.loads(PINNED.read_text())
+    keep = {r.id for r in corpus.responses if r.source_id in set(pinned["sources"])}
+    return pinned, corpus.subset(response_ids=keep, name="pinned")
+
+
+def _claim_rows(claims) -> list[list]:
+    return [[r.response_id, int(r.sentence_index), int(r.start), int(r.end), r.subject, r.relation, r.object,
+             r.verdict, int(r.evidence_index), round(float(r.coverage), 6)] for r in claims.itertuples(index=False)]
+
+
+def _count_parsing(monkeypatch) -> list[int]:
+    """Texts handed to a parser from now on (every parse goes through `map_chunks`)."""
+    handed: list[int] = []
+    original = parallel.map_chunks
+
+    def spy(task, items, **kw):
+        handed.append(len(items))
+        return original(task, items, **kw)
+
+    for module in ("evidencechain.text.parse", "evidencechain.text.dependency"):
+        monkeypatch.setattr(f"{module}.map_chunks", spy)
+    return handed
+
+
+def test_claim_triplets_and_verdicts_are_pinned_cold_and_warm(pinned_sample, tmp_path, monkeypatch):
+    """Triplets and rule verdicts of a fixed sample equal those of the per-answer engine they
+    replaced (pinned before the change); a warm re-run from the cache parses nothing."""
+    pinned, sample = pinned_sample
+    cache = ParseCache(tmp_path / "parse.sqlite")
+    extractor = FeatureExtractor(FeatureConfig(claims=True), cache=cache).fit(sample, progress=False)
+    assert _claim_rows(extractor.transform(sample, progress=False).claims) == pinned["rows"]
+    cache.close()
+    handed = _count_parsing(monkeypatch)
+    warm = ParseCache(tmp_path / "parse.sqlite")  # a new process's view: nothing in memory
+    extractor.cache = warm
+    assert _claim_rows(extractor.transform(sample, progress=False).claims) == pinned["rows"]
+    assert handed == []
+    warm.close()
+
+
+def test_each_distinct_text_is_parsed_once(pinned_sample, monkeypatch):
+    _, sample = pinned_sample
+    handed = _count_parsing(monkeypatch)
+    texts = [r.response for r in sample.responses]
+    parse_texts(texts + texts, pipeline="auto", cache=ParseCache(None), progress=False)
+    assert handed == [len(set(texts))]
+
+
+def _sentences(corpus, n: int) -> list[str]:
+    parsed = parse_texts([r.response for r in corpus.responses[:200]], progress=False)
+    out = [p.text[a:b] for p in parsed for a, b in p.sentences]
+    assert len(out) >= n
+    return out[:n]
+
+
+def test_two_processes_give_the_same_parses_as_one(corpus, monkeypatch):
+    texts = _sentences(corpus, 2 * parallel.MIN_PER_WORKER + 40)
+    results = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)
+        tokens = parse_texts(texts, cache=ParseCache(None), progress=False)
+        arcs = parse_dependencies(texts, cache=ParseCache(None), progress=False)
+        results[workers] = ([encode(p) for p in tokens], [encode(DependencyParse.from_doc(d)) for d in arcs])
+    assert results["1"] == results["2"]
+
+
+def test_workers_setting_is_validated(monkeypatch):
+    from evidencechain.errors import ConfigError
+
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", "two")
+    with pytest.raises(ConfigError, match="EVIDENCECHAIN_WORKERS"):
+        parallel.workers()
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", "3")
+    assert parallel.workers() == 3
+
+
+@pytest.mark.skipif(load_dependency_pipeline() is None, reason="no spaCy model with a parser installed")
+def test_cached_dependency_parse_rebuilds_the_same_doc():
+    nlp = load_dependency_pipeline()
+    text = "The tower, which was designed by Eiffel, was not opened until 1889 in Paris."
+    doc = nlp(text)
+    again = decode(encode(DependencyParse.from_doc(doc))).doc(nlp.vocab)
+    assert again.text == doc.text
+    assert [(t.text, t.tag_, t.pos_, t.dep_, t.head.i, t.is_sent_start) for t in again] == \
+        [(t.text, t.tag_, t.pos_, t.dep_, t.head.i, t.is_sent_start) for t in doc]
+
+
+class _Payload:
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (self.marker, "ran"))
+
+
+def test_a_crafted_cache_runs_no_code(tmp_path):
+    """A pickle planted in a cache file (the old layout) is never loaded; an entry of an unknown
+    kind is parsed again; the parse is right either way."""
+    marker = tmp_path / "ran"
+    path = tmp_path / "parse.sqlite"
+    text = "Marie Curie was born in Warsaw."
+    key = ParseCache.key("blank-en-x", text)
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE parse (key TEXT PRIMARY KEY, value BLOB)")
+    db.execute("INSERT INTO parse VALUES (?, ?)", (key, pickle.dumps(_Payload(marker))))
+    db.commit()
+    db.close()
+    parsed = parse_texts([text], pipeline="blank", cache=ParseCache(path), progress=False)[0]
+    assert not marker.exists()
+    assert parsed.token_text(0) == "Marie"
+    from evidencechain.text.parse import pipeline_name
+
+    real_key = ParseCache.key(pipeline_name("blank"), text)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE parse3 SET value = ? WHERE key = ?",
+               (json.dumps({"kind": "os.system", "fields": {"command": "touch " + str(marker)}}), real_key))
+    db.commit()
+    db.close()
+    again = parse_texts([text], pipeline="blank", cache=ParseCache(path), progress=False)[0]
+    assert not marker.exists() and encode(again) == encode(parsed)
+
+
+def test_a_damaged_cache_is_set_aside_and_rebuilt(tmp_path, caplog):
+    path = tmp_path / "parse.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with caplog.at_level(logging.WARNING):
+        parsed = parse_texts(["One sentence here."], pipeline="blank", cache=ParseCache(path), progress=False)
+    assert parsed[0].token_text(0) == "One"
+    assert (tmp_path / "parse.sqlite.damaged").read_bytes().startswith(b"this is not")
+    assert "damaged" in caplog.text
+    cache = ParseCache(path)  # the rebuilt cache holds the parse
+    assert len(cache.get_many([ParseCache.key(p, "One sentence here.") for p in _blank_names()])) == 1
+
+
+def _blank_names() -> list[str]:
+    from evidencechain.text.parse import pipeline_name
+
+    return [pipeline_name("blank")]
+
+
+def test_cache_values_must_be_known_kinds():
+    with pytest.raises(TypeError):
+        encode({"a": 1})
+    with pytest.raises(ValueError):
+        decode(json.dumps({"kind": "arrays", "items": [{"__array__": "|O", "shape": [1], "data": [1]}]}))
+
+
+def _measured() -> dict:
+    return {"bench": {"commit": "abc1234", "measured_at": "2026-11-25 17:00 UTC",
+                      "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 24, "python": "3.11", "gpu": "none used"},
+                      "rows": [{"corpus": "audit-x1", "responses": 840, "generate_seconds": 7.0,
+                                "stages": {"parse": 5.0, "features": 3.0}, "families": {"claims": 2.5},
+                                "cold_responses_per_s": 90.0, "experiment_seconds": 19.0,
+                                "score_responses_per_s": 310.0, "peak_rss_mb": 700}],
+                      "detect_seconds": 3.5, "default_model_build_seconds": 15.0, "checker": [],
+                      "checker_absent": "absent: not trained"},
+            "time:make test": {"commit": "def5678", "seconds": 540.0, "fresh_clone": True,
+                               "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 24, "python": "3.11",
+                                           "gpu": "none used"}}}
+
+
+def test_performance_block_shows_each_figure_with_its_target_and_commit():
+    block = performance_block(_measured())
+    assert "| audit-x1 | 840 | 7.0 |" in block and "| 90 | 19.0 | 310 | 700 |" in block
+    assert "| audit x1 experiment, total | 19.0 s | <= 20.0 s | yes | `abc1234` |" in block
+    assert "| `detect` of 10 answers, default model cached | 3.5 s | <= 3.0 s | no | `abc1234` |" in block
+    assert "| `make test`, fresh clone | 9.0 min | <= 10.0 min | yes | `def5678` |" in block
+    assert "| `make reproduce`, fresh clone | not measured |" in block
+    assert "claims 2.5 s" in block and "not trained" in block
+
+
+def test_readme_performance_block_equals_its_measurements_file():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    rendered = render_readme(readme, load_measured(ROOT / MEASURED))
+    assert rendered is not None, "README.md lacks the performance markers"
+    assert rendered == readme, "README's Performance block differs from paper/measured/performance.json: " \
+                               "run `python -m evidencechain.bench readme`"
