@@ -177,7 +177,7 @@ class FeatureExtractor:
         parsed = parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
                              cache=self.cache, progress=progress, desc="parse responses")
         sent_rows: list[dict] = []
-        token_frames: list[pd.DataFrame] = []
+        token_frames: list[dict[str, np.ndarray]] = []
         bar = tqdm(zip(corpus.responses, parsed), total=len(parsed), desc="features",
                    disable=not progress, unit="resp", leave=False)
         with self._timed("sentence"):
@@ -191,7 +191,7 @@ class FeatureExtractor:
                 if with_tokens:
                     token_frames.append(tokens)
             sentences = pd.DataFrame(sent_rows) if sent_rows else pd.DataFrame(columns=list(SENTENCE_COLUMNS))
-            tokens = pd.concat(token_frames, ignore_index=True) if token_frames else pd.DataFrame()
+            tokens = _stack_tokens(token_frames)
         with self._timed("tfidf"):
             self._add_tfidf(sentences, indices)
         if self.config.response_features:
@@ -264,7 +264,7 @@ def _gold_chunk(response: Response, start: int, end: int) -> tuple[int, int, int
 
 
 def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex,
-                       span_labels: bool, with_tokens: bool) -> tuple[list[dict], pd.DataFrame | None]:
+                       span_labels: bool, with_tokens: bool) -> tuple[list[dict], dict | None]:
     n = len(doc)
     content = (~doc.is_punct) & (~doc.is_stop)
     has_number, number_absent = absent_number_mask(doc.text, doc.starts, doc.ends, doc.lower, index.numbers)
@@ -316,19 +316,26 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
         })
     if not with_tokens:
         return rows, None
-    tokens = pd.DataFrame({
-        "response_id": response.id,
-        "source_id": response.source_id,
+    tokens = {
+        "response_id": np.full(n, response.id, dtype=object),
+        "source_id": np.full(n, response.source_id, dtype=object),
         "sentence_index": sentence_of,
         "token_index": np.arange(n),
         "start": doc.starts,
         "end": doc.ends,
-        "text": [doc.token_text(i) for i in range(n)],
+        "text": np.array([doc.token_text(i) for i in range(n)], dtype=object),
         "is_punct": doc.is_punct.astype(np.int8),
         "is_stop": doc.is_stop.astype(np.int8),
         "novelty": novel.astype(np.int8),
         "number_absent": number_absent.astype(np.int8),
         "entity_absent": entity_absent.astype(np.int8),
         "label": labels if span_labels else np.full(n, -1, dtype=np.int8),
-    })
+    }
     return rows, tokens
+
+
+def _stack_tokens(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+    """One token table from the per-answer columns (one concatenation per column)."""
+    if not parts:
+        return pd.DataFrame()
+    return pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in parts[0]})

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -84,6 +84,13 @@ class EvidenceFacts:
     sentences: list[EvidenceSentence]
     by_form: dict[str, np.ndarray]
     by_number: dict[str, np.ndarray]
+    windows: dict[int, EvidenceSentence] = field(default_factory=dict, compare=False)
+    """`_window` of each sentence index, made on first use."""
+
+    def window(self, i: int) -> EvidenceSentence:
+        if i not in self.windows:
+            self.windows[i] = _window(self.sentences, i)
+        return self.windows[i]
 
 
 def evidence_facts(parsed: Sequence[ParsedText]) -> EvidenceFacts:
@@ -171,7 +178,7 @@ def _check(triplet: Triplet, p: ParsedText, facts: EvidenceFacts,
     windows = [(m[:, max(0, i - 1):i + 2].any(axis=1), i) for i in np.flatnonzero(counts == counts.max())]
     covered, best = max(windows, key=lambda x: (int(x[0].sum()), -x[1]))
     best = int(best)
-    window = _window(facts.sentences, best)
+    window = facts.window(best)
     coverage = float(covered.mean())
     absent, contradicted, notes = _conflicts(p, values, window)
     others = ~contradicted[idx]
