@@ -85,7 +85,8 @@ def _sentences(corpus, n: int) -> list[str]:
 
 
 def test_two_processes_give_the_same_parses_as_one(corpus, monkeypatch):
-    texts = _sentences(corpus, 2 * parallel.MIN_PER_WORKER + 40)
+    texts = _sentences(corpus, 400)
+    assert sum(map(len, texts)) > 2 * parallel.MIN_CHARS_PER_WORKER
     results = {}
     for workers in ("1", "2"):
         monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)

@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
-MIN_PER_WORKER = 128
-"""Fewer texts than this per worker are parsed in this process (forking would cost more)."""
+MIN_CHARS_PER_WORKER = 10_000
+"""Less text than this per worker is parsed in this process (forking would cost more)."""
 CHUNK = 64
+CHUNK_CHARS = 10_000
+"""A chunk holds at most `CHUNK` texts and, past its first text, at most this many characters."""
 
 
 def workers() -> int:
@@ -41,23 +43,36 @@ def _run(chunk: list) -> list:
     return _TASK(chunk)
 
 
-def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool = False,
+def chunked(texts: Sequence[str]) -> list[list[str]]:
+    """Consecutive chunks of `texts` (see `CHUNK`, `CHUNK_CHARS`)."""
+    chunks: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if not chunks or len(chunks[-1]) >= CHUNK or size + len(text) > CHUNK_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(text)
+        size += len(text)
+    return chunks
+
+
+def map_chunks(task: Callable[[list], list], items: Sequence[str], *, progress: bool = False,
                desc: str = "parse", unit: str = "text") -> Iterator:
-    """`task(chunk)` over ordered chunks of `items`, results flattened in input order.
+    """`task(chunk)` over ordered chunks of the texts `items`, results flattened in input order.
 
     `task` may be any callable (a closure too): forked workers inherit it."""
     global _TASK
-    n = workers()
-    chunks = [list(items[i:i + CHUNK]) for i in range(0, len(items), CHUNK)]
+    chunks = chunked(items)
+    n = min(workers(), len(chunks), sum(map(len, items)) // MIN_CHARS_PER_WORKER)
     bar = tqdm(total=len(items), desc=desc, disable=not progress, unit=unit, leave=False)
     try:
-        if n == 1 or len(items) < 2 * MIN_PER_WORKER or not _can_fork():
+        if n <= 1 or not _can_fork():
             for chunk in chunks:
                 yield from task(chunk)
                 bar.update(len(chunk))
             return
         _TASK = task
-        with mp.get_context("fork").Pool(min(n, len(items) // MIN_PER_WORKER)) as pool:
+        with mp.get_context("fork").Pool(n) as pool:
             for chunk, out in zip(chunks, pool.imap(_run, chunks)):
                 yield from out
                 bar.update(len(chunk))
