@@ -276,6 +276,23 @@ def _is_expected(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.filename is not None
 
 
+SHOWN_PROBLEMS = 20
+
+
+def _data_lines(exc) -> list[str]:
+    """A data error, one line per problem (the first SHOWN_PROBLEMS), each with what to do."""
+    problems = exc.problems[:SHOWN_PROBLEMS]
+    files = sorted({p.file for p in exc.problems})
+    lines = [f"{exc.total} problem(s) in {', '.join(files) or 'the input data'}; nothing was written"]
+    for p in problems:
+        advice = p.advice()
+        lines.append(" ".join(f"{p}{'; ' + advice if advice else ''}".split()))
+    if exc.total > len(problems):
+        check = " (`evidencechain data check` lists every problem)"
+        lines.append(f"... and {exc.total - len(problems)} more{check}")
+    return lines
+
+
 def _message(exc: BaseException) -> str:
     """One line: what failed and where."""
     if isinstance(exc, ModuleNotFoundError):
@@ -305,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         if verbose:
             traceback.print_exc()
-        print(f"error: {_message(exc)}", file=sys.stderr)
+        lines = _data_lines(exc) if hasattr(exc, "problems") else [_message(exc)]
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
         return 2
 
 
