@@ -94,7 +94,7 @@ def test_the_default_model_block_is_rendered_from_its_card(tmp_path, monkeypatch
     assert "| **EvidenceChain_Token** (chosen) | 0.907 | 0.904 | 0.850 | 0.820 |" in body
     assert "commit 1234567890ab" in body and "2 detectors" in body and "built in 59 s" in body
     assert "answer F1 0.424" in body and "flagging every answer gives 0.286" in body
-    text = f"intro\n<!-- default-model:start -->\n<!-- generated x -->\nold 0.897\n<!-- default-model:end -->\nend\n"
+    text = "intro\n<!-- default-model:start -->\n<!-- generated x -->\nold 0.897\n<!-- default-model:end -->\nend\n"
     new = refresh_blocks(text)
     assert "0.897" not in new and "0.907" in new and new.startswith("intro\n") and new.endswith("end\n")
     head, got = generated_blocks(new)["default-model"]
