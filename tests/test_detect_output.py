@@ -283,3 +283,22 @@ def test_span_type_follows_the_learned_checker_unless_a_number_or_name_conflicts
     assert _span_type(toks([0, 0]), 0, 4, rests | {"nli_conflict": 0.7, "nli_baseless": 0.2}) == "conflict"
     assert _span_type(toks([0, 0]), 0, 4, rests) is None  # no checker, rests on the evidence: unknown
     assert _span_type(toks([0, 0]), 0, 4, rests | {"coverage": 0.2}) == "baseless"
+
+
+def test_one_numbering_of_passages_and_sentences_in_json_pretty_and_html(tmp_path):
+    out, report = tmp_path / "r.jsonl", tmp_path / "r.html"
+    code, _, err = run_cli(["detect", str(EXAMPLES), "--out", str(out), "--html", str(report), "-q"])
+    assert code == 0, err
+    code, pretty, err = run_cli(["detect", str(EXAMPLES), "--format", "pretty", "--color", "never", "-q"])
+    assert code == 0, err
+    page = report.read_text("utf-8")
+    records = {r["id"]: r for r in _records(out.read_text("utf-8"))}
+    museum = records["museum"]
+    context = next(e for e in examples() if e["id"] == "museum")["context"]
+    block = pretty.split("── museum")[1].split("── ")[0]
+    for s in museum["sentences"]:
+        p = s["evidence"]["passage"]
+        assert context[p][s["evidence"]["start"]:s["evidence"]["end"]] == s["evidence"]["text"]
+        assert re.search(rf"\[{s['index']}\] \w+ +[\d.]+  passage {p} ", block), block
+        assert f"s{s['index']}&#8594;P{p}</a>" in page
+    assert '<ol class="passages" start="0">' in page and 'value="0"' in page
