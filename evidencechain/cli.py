@@ -68,12 +68,10 @@ def _run(args: argparse.Namespace) -> int:
                              test_response_jsonl=args.test_response_jsonl,
                              test_source_info_jsonl=args.test_source_info_jsonl, seed=args.seed,
                              limit=args.limit)
-    if not args.quiet:
-        print(f"evidencechain run: config {args.config}", file=sys.stderr)
     inputs = (args.config, *config.input_paths, config.cache_dir or None)
     check_output_dir(args.out or config.output_dir, inputs)
     out = run(config, args.out, progress=not args.quiet)
-    print(f"results written to {out}")
+    print(f"results written to {out} (config {args.config})")
     for line in _corpus_lines(Path(out) / "run.json"):
         print(line)
     return 0
