@@ -18,6 +18,7 @@ import time
 from importlib import resources
 
 from .. import __version__
+from ..features.numeric import ORDINALS, WORD_NUMBERS
 from .results import DetectionResult
 
 VERDICT_CLASS = {"hallucinated": "hallucinated", "supported": "supported", "nothing to check": "nothing"}
@@ -31,19 +32,22 @@ def confidence_class(confidence: float) -> str:
     return f"c{min(4, int(max(0.0, confidence) * 4) + 1)}"
 
 
-NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+NUMBER = re.compile(r"\b(?:\d(?:[\d,.]*\d)?|" + "|".join(sorted({**WORD_NUMBERS, **ORDINALS}, key=len, reverse=True))
+                    + r")\b", re.I)
 NAME = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 MAX_COMPARED = 6
 
 
-def compared_words(span_text: str, evidence: str | None) -> list[str]:
-    """The words of the evidence chunk a flagged span is compared with: its numbers for a span
-    holding a number, its names for a span holding a name, else none (the words are absent)."""
+def compared_words(span_text: str, evidence: str | None, sentence: str = "") -> list[str]:
+    """The words of the evidence chunk a flagged span is compared with: its numbers (digits or
+    words) for a span holding a number, its names for a span holding a name, else none (the
+    words are absent). Words the answer's sentence shares with the evidence are left out."""
     if not evidence:
         return []
     pattern = NUMBER if NUMBER.search(span_text) else NAME if NAME.search(span_text) else None
     found = pattern.findall(evidence) if pattern else []
-    return list(dict.fromkeys(w for w in found if w not in span_text))[:MAX_COMPARED]
+    shared = {w for w in found if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", f"{span_text} {sentence}")}
+    return list(dict.fromkeys(w for w in found if w not in shared))[:MAX_COMPARED]
 
 
 def template() -> str:
@@ -136,7 +140,7 @@ def answer_html(result: DetectionResult, aid: str) -> str:
 
 def _marked(text: str, lo: int, hi: int, result: DetectionResult) -> str:
     out, at = [], lo
-    evidence = {s.index: s.evidence.text if s.evidence else None for s in result.sentences}
+    sentences = {s.index: s for s in result.sentences}
     for span in result.spans:
         a, b = max(span.start, lo), min(span.end, hi)
         if b <= a or a < at:
@@ -147,14 +151,16 @@ def _marked(text: str, lo: int, hi: int, result: DetectionResult) -> str:
                    f'data-start="{span.start}" data-end="{span.end}" '
                    f'title="confidence {span.confidence:.2f} ({span.level}{kind})">{_e(text[a:b])}</mark>')
         if span.level == "word" and b == span.end:
-            out.append(_compared(span.text, evidence.get(span.sentence)))
+            sentence = sentences.get(span.sentence)
+            out.append(_compared(span.text, sentence.evidence.text if sentence and sentence.evidence else None,
+                                 sentence.text if sentence else ""))
         at = b
     out.append(_e(text[at:hi]))
     return "".join(out)
 
 
-def _compared(span_text: str, evidence: str | None) -> str:
-    words = compared_words(span_text, evidence)
+def _compared(span_text: str, evidence: str | None, sentence: str) -> str:
+    words = compared_words(span_text, evidence, sentence)
     if words:
         return f'<span class="vs">evidence: {_e(", ".join(words))}</span>'
     return f'<span class="vs">{"not in the evidence" if evidence else "no evidence"}</span>'
