@@ -40,8 +40,8 @@ LABEL_VALUES = {"0": 0, "1": 1, "false": 0, "true": 1}
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 CSV_SUFFIXES = (".csv",)
-FORMATS_READ = ("JSON Lines (.jsonl, .ndjson, .json), CSV (.csv), either gzip-compressed (.gz); "
-                "another name: --input-format jsonl or csv")
+FORMATS_READ = ("JSON Lines (.jsonl, .ndjson, .json), CSV (.csv), either gzip-compressed (.gz); rename the "
+                "file, or give detect --input-format jsonl or csv")
 
 
 def plain_format(path: str | Path) -> str:
