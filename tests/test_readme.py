@@ -109,3 +109,33 @@ def test_a_block_whose_source_is_absent_is_kept(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     text = wrap("checker", "results/checker/card.json", "kept as it is")
     assert refresh_blocks(text) == text
+
+
+def test_the_results_block_carries_the_checker_rows_of_the_benchmark_tables(tmp_path):
+    import pandas as pd
+
+    from evidencechain.report.readme import _checker_rows
+
+    pd.DataFrame({"method": ["BM25", "EvidenceChain_NLI", "RefChecker_NLI"], "fitted_on": ["audit"] * 3,
+                  "response_f1": [0.433, 0.375, 0.317], "span_f1": [0.315, 0.12, float("nan")]}
+                 ).to_csv(tmp_path / "ragtruth_qa.csv", index=False)
+    rows = _checker_rows(tmp_path)
+    assert "| ragtruth_qa | EvidenceChain_NLI | audit | response F1 0.375; span F1 0.120 |" in rows
+    assert "| ragtruth_qa | RefChecker_NLI | audit | response F1 0.317 |" in rows
+    assert not any("BM25" in row for row in rows) and _checker_rows(tmp_path / "absent") == []
+
+
+def test_the_checker_block_is_rendered_from_its_card(tmp_path):
+    card = {"seed": 17, "inputs_hash": "f" * 64, "commit": "abcdef123456",
+            "pairs": {"train": 19160, "validation": 1100,
+                      "train_by_source": {"anli": {"supported": 1000, "conflict": 1198, "baseless": 1000}}},
+            "metrics": {"epochs": 1, "steps": 1198, "wall_seconds": 1992.0, "device": "cpu", "threads": 2,
+                        "precision": "fp32", "trainable_parameters": 5_600_000, "validation_accuracy": 0.674,
+                        "validation_balanced_accuracy": 0.655, "validation_roc_auc_supported": 0.8,
+                        "validation_token_f1": 0.721}}
+    (tmp_path / "card.json").write_text(json.dumps(card))
+    body = readme_blocks.checker_body(tmp_path)
+    assert "commit abcdef123456" in body and "19,160 training and 1,100 validation pairs" in body
+    assert "anli 3,198" in body and "1,198 steps, 33.2 min on cpu" in body and "5.6 M trainable" in body
+    assert "balanced accuracy 0.655" in body and "token F1 0.721" in body
+    assert readme_blocks.checker_body(tmp_path / "absent") is None
