@@ -20,9 +20,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
 `evidencechain COMMAND --help` describes each command, with examples.
 (stage timings: python -m evidencechain.bench, or make bench)"""
-MODEL_TRUST = """A model directory holds a Python pickle: loading it runs code, so use only models from a
-trusted source (checksums in model.json detect damage and edits after saving, not a malicious
-author)."""
+MODEL_TRUST = """--model DIR: a model directory holds a Python pickle, and loading it runs code: use only
+models from a trusted source (checksums in model.json detect damage and edits after saving, not
+a malicious author)."""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
 BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "
@@ -216,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     train.set_defaults(func=_checker_train)
 
-    detect = _command(sub, "detect", texts, "\n\n--model RUN/model: " + MODEL_TRUST)
+    detect = _command(sub, "detect", texts, "\n\n" + MODEL_TRUST)
     detect.add_argument("input", nargs="?", metavar="INPUT",
                         help="a JSONL (.jsonl, .ndjson, .json) or CSV file of {context, question, answer, id} "
                              "records, optionally .gz, or - for standard input")
