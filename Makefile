@@ -26,12 +26,13 @@ AUDIT_SOURCES := $(wildcard evidencechain/data/audit/*.py evidencechain/data/aud
 EXPERIMENT_SOURCES := $(filter-out evidencechain/report/%,$(SOURCES))
 REPORT_SOURCES := $(wildcard evidencechain/report/*.py evidencechain/report/data/*.toml)
 REPORT := $(EC) report --run results/audit --tables paper/tables --figures figures --paper paper
+DEFAULT_CARD := results/default_model/card.json
 TABLES_DONE := paper/tables/.done
 FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -122,8 +123,18 @@ halueval: paper/tables/.halueval.done ## HaluEval (3 subsets) + Provenance grid 
 transfer: paper/tables/.transfer.done ## transfer matrix: fit on each corpus, score every other; results/transfer
 benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark above
 
-$(TABLES_DONE): $(AUDIT_RUN) $(BENCHMARK_DONE) $(REPORT_SOURCES)
-	@echo "==> tables from results/audit into paper/tables (and the README results block)"
+# The default detect model's card: the README's default-model block is rendered from it.
+$(DEFAULT_CARD): $(EXPERIMENT_SOURCES) | $(VENV)/.installed
+	@echo "==> the default detect model's card (and its RAGTruth QA measurement) into results/default_model"
+	$(PY) -m evidencechain.detect.card --out results/default_model
+
+default-model: $(DEFAULT_CARD) ## build the default detect model; its card (and RAGTruth QA F1) into results/default_model
+
+readme: $(VENV)/.installed ## regenerate README.md's blocks that need no run: commands, default model, checker (when built)
+	$(EC) report --readme README.md --only readme
+
+$(TABLES_DONE): $(AUDIT_RUN) $(BENCHMARK_DONE) $(DEFAULT_CARD) $(REPORT_SOURCES)
+	@echo "==> tables from results/audit into paper/tables (and the README's generated blocks)"
 	$(REPORT) --only tables --readme README.md
 	touch $@
 

@@ -18,26 +18,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
-
-commands: data check, data audit, run, checker train, detect, report
+`evidencechain COMMAND --help` describes each command, with examples.
 (stage timings: python -m evidencechain.bench, or make bench)"""
-MODEL_HELP = """a run's model directory (RUN_DIR/model). It holds a Python pickle: loading it runs
-code, so use only models from a trusted source (checksums in model.json detect damage and
-edits after saving, not a malicious author)"""
+MODEL_TRUST = """--model DIR: a model directory holds a Python pickle, and loading it runs code: use only
+models from a trusted source (checksums in model.json detect damage and edits after saving, not
+a malicious author)."""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
-DETECT_DESCRIPTION = """Check answers against their evidence: which words are unsupported, and which
-evidence passage each sentence rests on.
-
-  evidencechain detect my.jsonl --html report.html     one JSON record per answer on stdout
-  evidencechain detect my.csv --format pretty          a coloured view in the terminal
-  cat my.jsonl | evidencechain detect - --out results.jsonl
-  evidencechain detect --response-jsonl R --source-info-jsonl S   RAGTruth-format files
-  evidencechain detect big.jsonl.gz --out-dir DIR --engine dask --workers 2
-                                  a large log: partition files + DIR/manifest.json, resumable
-
-INPUT records: context (a string or a list of passages), optional question, answer, optional id.
-Without --model the default model is used; it is built on first use (about 30 s) and cached."""
 BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "
             "command line and this traceback:")
 
@@ -84,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
     inputs = (args.config, *config.input_paths, config.cache_dir or None)
     check_output_dir(args.out or config.output_dir, inputs)
     out = run(config, args.out, progress=not args.quiet)
-    print(f"results written to {out}")
+    print(f"results written to {out} (config {args.config})")
     for line in _corpus_lines(Path(out) / "run.json"):
         print(line)
     return 0
@@ -128,6 +115,15 @@ def _detect(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .report import STEPS, build_benchmark_report, build_report
 
+    if args.only == ["readme"]:
+        from .errors import ConfigError
+        from .report.readme import update_blocks
+
+        if not args.readme:
+            raise ConfigError("report --only readme: give --readme FILE (e.g. README.md)")
+        print(f"readme {args.readme}: blocks {', '.join(update_blocks(args.readme)) or 'none found'} "
+              "regenerated where their sources exist")
+        return 0
     for run_dir in args.benchmark or ():
         build_benchmark_report(run_dir, args.tables, args.figures)
     if args.benchmark:
@@ -153,79 +149,106 @@ POSITIVE = _integer(1, what="a positive integer")
 SEED = _integer(0, 2**32 - 1, what="an integer from 0 to 4294967295")
 
 
+def command_help() -> dict[str, dict]:
+    """Each command's help line, description and examples (cli_help.toml)."""
+    import tomllib
+    from importlib import resources
+
+    return tomllib.loads(resources.files("evidencechain").joinpath("cli_help.toml").read_text("utf-8"))
+
+
+def _command(sub, name: str, texts: dict, description_tail: str = "") -> argparse.ArgumentParser:
+    """A subcommand whose --help gives its description and, as the epilog, its examples."""
+    text = texts[name]
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in text["examples"])
+    return sub.add_parser(name.split()[-1], help=text["help"], description=text["description"] + description_tail,
+                          epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    texts = command_help()
     parser = argparse.ArgumentParser(prog="evidencechain", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log progress details; show tracebacks of errors")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    data = sub.add_parser("data", help="check RAGTruth-format files, generate the audit corpus")
-    data_sub = data.add_subparsers(dest="data_command", required=True)
-    check = data_sub.add_parser("check", help="validate files and print their statistics")
-    check.add_argument("--response-jsonl", help="RAGTruth-format answers (with --source-info-jsonl)")
-    check.add_argument("--source-info-jsonl")
-    check.add_argument("--plain", metavar="FILE", help="a plain JSONL/CSV file of {context, question, answer}")
+    data = _command(sub, "data", texts)
+    data_sub = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
+    check = _command(data_sub, "data check", texts)
+    check.add_argument("--response-jsonl", metavar="FILE", help="RAGTruth-format answers (with --source-info-jsonl)")
+    check.add_argument("--source-info-jsonl", metavar="FILE", help="their sources (with --response-jsonl)")
+    check.add_argument("--plain", metavar="FILE", help="instead: a plain JSONL/CSV file of {context, question, "
+                                                       "answer} records, as `detect` reads")
     check.set_defaults(func=_data_check)
-    audit = data_sub.add_parser("audit", help="generate the seeded audit corpus")
-    audit.add_argument("--seed", type=SEED, default=17)
-    audit.add_argument("--scale", type=POSITIVE, default=1, help="multiply the number of sources (>= 1)")
-    audit.add_argument("--out", default="data/audit",
-                       help="corpus directory; replaced only if absent, empty or an earlier corpus")
+    audit = _command(data_sub, "data audit", texts)
+    audit.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
+    audit.add_argument("--scale", type=POSITIVE, default=1, help="multiply the number of sources (default 1)")
+    audit.add_argument("--out", default="data/audit", metavar="DIR",
+                       help="corpus directory (default data/audit); replaced only if absent, empty or an "
+                            "earlier corpus")
     audit.set_defaults(func=_data_audit)
 
-    run = sub.add_parser("run", help="run an experiment from a TOML config")
-    run.add_argument("--config", default="experiments/audit.toml")
-    run.add_argument("--out", help="output directory (overrides the config's output_dir); replaced only "
-                                   "if absent, empty or an earlier evidencechain output")
-    run.add_argument("--response-jsonl", help="train/evaluate on these RAGTruth files instead")
-    run.add_argument("--source-info-jsonl")
-    run.add_argument("--test-response-jsonl", help="evaluate on a second corpus (cross-corpus)")
-    run.add_argument("--test-source-info-jsonl")
-    run.add_argument("--seed", type=SEED, help="override the config's seed")
-    run.add_argument("--limit", type=POSITIVE, help="HaluEval: records per subset (quick runs)")
+    run = _command(sub, "run", texts)
+    run.add_argument("--config", default="experiments/audit.toml", metavar="TOML",
+                     help="the experiment's config (default experiments/audit.toml)")
+    run.add_argument("--out", metavar="DIR", help="output directory (default: the config's output_dir); replaced "
+                                                  "only if absent, empty or an earlier evidencechain output")
+    run.add_argument("--response-jsonl", metavar="FILE",
+                     help="fit and evaluate on these RAGTruth-format answers instead of the config's corpus")
+    run.add_argument("--source-info-jsonl", metavar="FILE", help="their sources (with --response-jsonl)")
+    run.add_argument("--test-response-jsonl", metavar="FILE",
+                     help="also score every answer of these files once (cross-corpus)")
+    run.add_argument("--test-source-info-jsonl", metavar="FILE", help="their sources (with --test-response-jsonl)")
+    run.add_argument("--seed", type=SEED, help="override the config's seed (one seed for every random choice)")
+    run.add_argument("--limit", type=POSITIVE, metavar="N", help="HaluEval: records per subset (quick runs)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     run.set_defaults(func=_run)
 
-    checker = sub.add_parser("checker", help="train the learned support checker (MiniLM, the neural extra)")
-    checker_sub = checker.add_subparsers(dest="checker_command", required=True)
-    train = checker_sub.add_parser("train", help="build the training pairs and train (cached by input hash)")
-    train.add_argument("--config", default="experiments/checker.toml")
-    train.add_argument("--out", help="model directory (overrides the config's output_dir)")
+    checker = _command(sub, "checker", texts)
+    checker_sub = checker.add_subparsers(dest="checker_command", required=True, metavar="COMMAND")
+    train = _command(checker_sub, "checker train", texts)
+    train.add_argument("--config", default="experiments/checker.toml", metavar="TOML",
+                       help="the training config (default experiments/checker.toml)")
+    train.add_argument("--out", metavar="DIR", help="model directory (default: the config's output_dir)")
     train.add_argument("--seed", type=SEED, help="override the config's seed")
     train.add_argument("--force", action="store_true", help="train even when the model is up to date")
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     train.set_defaults(func=_checker_train)
 
-    detect = sub.add_parser(
-        "detect", help="check answers against their evidence: spans, verdicts, evidence (JSONL, HTML)",
-        description=DETECT_DESCRIPTION + "\n\n--model takes " + MODEL_HELP + ".",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    detect = _command(sub, "detect", texts, "\n\n" + MODEL_TRUST)
     detect.add_argument("input", nargs="?", metavar="INPUT",
-                        help="a JSONL or CSV file of {context, question, answer, id} records, or - for stdin")
-    detect.add_argument("--response-jsonl", help="instead of INPUT: RAGTruth-format answers")
-    detect.add_argument("--source-info-jsonl", help="with --response-jsonl: their sources")
-    detect.add_argument("--model", help="a fitted model directory (default: the default model, built on "
-                                        "first use and cached). " + MODEL_HELP)
-    detect.add_argument("--detector", help="report this detector of the model instead of its chosen one")
-    detect.add_argument("--out", help="write the records to this file instead of standard output (an "
-                                      "existing file is kept unless --force); with --response-jsonl, an "
-                                      "--out not ending in .jsonl is the 0.1 directory of CSV tables")
+                        help="a JSONL (.jsonl, .ndjson, .json) or CSV file of {context, question, answer, id} "
+                             "records, optionally .gz, or - for standard input")
+    detect.add_argument("--response-jsonl", metavar="FILE", help="instead of INPUT: RAGTruth-format answers")
+    detect.add_argument("--source-info-jsonl", metavar="FILE", help="with --response-jsonl: their sources")
+    detect.add_argument("--model", metavar="DIR", help="a fitted model directory, e.g. results/audit/model "
+                                                       "(default: the default model, built on first use and "
+                                                       "cached); see the trust note above")
+    detect.add_argument("--detector", metavar="NAME",
+                        help="report this detector of the model instead of its chosen one (e.g. BM25)")
+    detect.add_argument("--out", metavar="FILE",
+                        help="write the records to this file instead of standard output (an existing file is "
+                             "kept unless --force); with --response-jsonl and no --format, --html or --tables, "
+                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes")
     detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
-    detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables of every detector")
+    detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables (sentences, tokens, "
+                                                        "responses) of every detector of the model")
     detect.add_argument("--format", choices=["jsonl", "pretty", "parquet"],
                         help="jsonl (default), pretty (terminal) or, with --out-dir, parquet")
     detect.add_argument("--color", choices=["auto", "always", "never"], default="auto",
-                        help="colour in --format pretty (auto: on a terminal, unless NO_COLOR is set)")
+                        help="colour in --format pretty (default auto: on a terminal, unless NO_COLOR is set)")
     detect.add_argument("--input-format", choices=["auto", "jsonl", "csv"], default="auto",
-                        help="format of INPUT (auto: by its suffix; stdin: jsonl unless csv)")
+                        help="format of INPUT (default auto: by its name; stdin: jsonl)")
     detect.add_argument("--force", action="store_true", help="replace existing --out / --html files (with "
                                                              "--out-dir: start over when DIR holds another run)")
-    detect.add_argument("--batch-size", type=POSITIVE, default=64, help="answers scored together (64)")
-    detect.add_argument("--device", default="cpu", help="cpu, cuda or auto: where neural parts run "
+    detect.add_argument("--batch-size", type=POSITIVE, default=64, metavar="N",
+                        help="answers scored together (default 64)")
+    detect.add_argument("--device", default="cpu", help="cpu (default), cuda or auto: where neural parts run "
                                                         "(the default model has none)")
-    detect.add_argument("--cache-dir", help="cache directory (default: $EVIDENCECHAIN_CACHE_DIR, else "
-                                            "$XDG_CACHE_HOME/evidencechain, else ~/.cache/evidencechain)")
+    detect.add_argument("--cache-dir", metavar="DIR",
+                        help="cache directory (default: $EVIDENCECHAIN_CACHE_DIR, else "
+                             "$XDG_CACHE_HOME/evidencechain, else ~/.cache/evidencechain)")
     detect.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
     detect.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
     large = detect.add_argument_group(
@@ -236,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine, --partition-size, --workers and --scheduler need --out-dir")
     large.add_argument("--out-dir", metavar="DIR", help="stream into this directory (absent, empty, or "
                                                        "an earlier run's, which is resumed)")
-    large.add_argument("--partition-size", type=POSITIVE, metavar="N", help="answers per partition (1000)")
+    large.add_argument("--partition-size", type=POSITIVE, metavar="N", help="answers per partition (default 1000)")
     large.add_argument("--engine", choices=["local", "dask"],
                        help="local (this process; default) or dask (pip install 'evidencechain[scale]')")
     large.add_argument("--workers", type=POSITIVE, metavar="N",
@@ -246,16 +269,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="--engine dask: use this running cluster instead (e.g. tcp://host:8786)")
     detect.set_defaults(func=_detect)
 
-    report = sub.add_parser("report", help="tables, figures and manuscript from a run's saved CSVs")
-    report.add_argument("--run", default="results/audit", help="run directory (with run.json)")
-    report.add_argument("--halueval", help="HaluEval run directory (default results/halueval)")
-    report.add_argument("--tables", default="paper/tables")
-    report.add_argument("--figures", default="figures")
-    report.add_argument("--paper", default="paper", help="manuscript directory")
-    report.add_argument("--template", help="manuscript template (default PAPER/template.md)")
-    report.add_argument("--readme", help="rewrite this README's generated results block (make: README.md)")
-    report.add_argument("--only", action="append", choices=["tables", "figures", "paper"],
-                        help="build only this step (repeatable)")
+    report = _command(sub, "report", texts)
+    report.add_argument("--run", default="results/audit", metavar="DIR",
+                        help="run directory with run.json (default results/audit)")
+    report.add_argument("--halueval", metavar="DIR", help="HaluEval run directory (default results/halueval)")
+    report.add_argument("--tables", default="paper/tables", metavar="DIR",
+                        help="where tables are written and read (default paper/tables)")
+    report.add_argument("--figures", default="figures", metavar="DIR", help="where figures go (default figures)")
+    report.add_argument("--paper", default="paper", metavar="DIR", help="manuscript directory (default paper)")
+    report.add_argument("--template", metavar="FILE", help="manuscript template (default PAPER/template.md)")
+    report.add_argument("--readme", metavar="FILE",
+                        help="regenerate this README's generated blocks (make tables: README.md)")
+    report.add_argument("--only", action="append", choices=["tables", "figures", "paper", "readme"],
+                        help="build only this step (repeatable; default tables, figures and paper); "
+                             "readme: only the README blocks that need no run (with --readme)")
     report.add_argument("--benchmark", action="append", metavar="RUN_DIR",
                         help="instead: the benchmark tables (beside published rows) and figures of this "
                              "run (ragtruth_qa, summedits, cliff, halueval, transfer; others get a generic "
@@ -274,6 +301,23 @@ def _is_expected(exc: BaseException) -> bool:
     if any(cls.__name__ == "NeuralUnavailable" for cls in type(exc).__mro__):
         return True
     return isinstance(exc, OSError) and exc.filename is not None
+
+
+SHOWN_PROBLEMS = 20
+
+
+def _data_lines(exc) -> list[str]:
+    """A data error, one line per problem (the first SHOWN_PROBLEMS), each with what to do."""
+    problems = exc.problems[:SHOWN_PROBLEMS]
+    files = sorted({p.file for p in exc.problems})
+    lines = [f"{exc.total} problem(s) in {', '.join(files) or 'the input data'}; nothing was written"]
+    for p in problems:
+        advice = p.advice()
+        lines.append(" ".join(f"{p}{'; ' + advice if advice else ''}".split()))
+    if exc.total > len(problems):
+        check = " (`evidencechain data check` lists every problem)"
+        lines.append(f"... and {exc.total - len(problems)} more{check}")
+    return lines
 
 
 def _message(exc: BaseException) -> str:
@@ -305,7 +349,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         if verbose:
             traceback.print_exc()
-        print(f"error: {_message(exc)}", file=sys.stderr)
+        lines = _data_lines(exc) if hasattr(exc, "problems") else [_message(exc)]
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
         return 2
 
 

@@ -67,6 +67,24 @@ class Stopwatch:
             self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - t0
 
 
+def code_commit() -> str | None:
+    """The git commit of the package's checkout ('-dirty' when it has uncommitted changes), or None
+    outside a git checkout: README figures name the commit they were measured on."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip()[:12] + ("-dirty" if dirty else "")
+
+
 def versions() -> dict[str, str]:
     out = {}
     for name in PACKAGES:
@@ -166,6 +184,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
         "seed": config.seed,
         "config": config.to_dict(),
         "evidencechain_version": __version__,
+        "commit": code_commit(),
         "python": platform.python_version(),
         "packages": versions(),
         "inputs": input_files(config),

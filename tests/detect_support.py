@@ -54,5 +54,16 @@ def one_error_line(err: str, *names: str) -> str:
     return lines[0]
 
 
+def data_error_lines(err: str, count: int, *names: str) -> list[str]:
+    """A data error as the CLI prints it: a count line, then one `error:` line per problem."""
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith("error: ") for line in lines), err
+    assert f"{count} problem(s)" in lines[0], lines[0]
+    assert len(lines) == 1 + min(count, 20) + (count > 20), err
+    for name in names:
+        assert sum(name in line for line in lines[1:]) == 1, (name, lines)
+    return lines
+
+
 def spans_of(records: list[dict]) -> dict[str, list[tuple[int, int, str]]]:
     return {r["id"]: [(s["start"], s["end"], s["text"]) for s in r["spans"]] for r in records}

@@ -16,6 +16,7 @@ from detect_support import (
     PLANTED,
     RAGTRUTH_QA,
     ROOT,
+    data_error_lines,
     default_cache,
     examples,
     one_error_line,
@@ -127,8 +128,30 @@ def test_bad_records_are_named_counted_and_nothing_is_written(tmp_path):
     out = tmp_path / "out.jsonl"
     code, stdout, err = run_cli(["detect", str(bad), "--out", str(out), "--html", str(tmp_path / "r.html")])
     assert code == 2 and stdout == ""
-    one_error_line(err, "2 problem(s)", f"{bad}:2: field 'context'", f"{bad}:4:")
+    lines = data_error_lines(err, 2, f"{bad}:2: field 'context'", f"{bad}:4:")
+    assert "malformed JSON" in lines[2] and "one JSON object" in lines[2]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
+
+
+def test_many_bad_records_give_the_first_20_one_a_line_and_count_the_rest(tmp_path):
+    bad = tmp_path / "many.jsonl"
+    bad.write_text("".join(json.dumps({"id": str(k), "answer": "x"}) + "\n" for k in range(45)), encoding="utf-8")
+    code, _, err = run_cli(["detect", str(bad)])
+    assert code == 2
+    lines = data_error_lines(err, 45, f"{bad}:1: field 'context'", f"{bad}:20: field 'context'")
+    assert lines[-1] == "error: ... and 25 more (`evidencechain data check` lists every problem)"
+    assert max(map(len, lines)) < 200
+
+
+def test_an_unknown_extension_is_refused_with_the_formats_read(tmp_path):
+    notes = tmp_path / "answers.txt"
+    notes.write_text(EXAMPLES.read_text("utf-8"), encoding="utf-8")
+    code, _, err = run_cli(["detect", str(notes)])
+    assert code == 2
+    line = one_error_line(err, f"{notes}: unknown input format .txt", ".jsonl", ".csv", "--input-format")
+    assert "malformed" not in line
+    code, _, err = run_cli(["detect", str(notes), "--input-format", "csv"])
+    assert code == 2 and "CSV header" in err  # read as the format named, not refused by its name
 
 
 def test_stdin_errors_name_stdin(cache_root, tmp_path):
@@ -136,7 +159,7 @@ def test_stdin_errors_name_stdin(cache_root, tmp_path):
     done = subprocess.run([sys.executable, "-m", "evidencechain", "detect", "-"], input=b'{"answer": "a"}\n',
                           capture_output=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 2 and done.stdout == b""
-    one_error_line(done.stderr.decode(), "1 problem(s)", "<stdin>:1: field 'context': missing")
+    data_error_lines(done.stderr.decode(), 1, "<stdin>:1: field 'context': missing; add the field")
 
 
 def test_a_ragtruth_file_given_as_input_says_how_to_pass_it(tmp_path):
@@ -260,3 +283,22 @@ def test_span_type_follows_the_learned_checker_unless_a_number_or_name_conflicts
     assert _span_type(toks([0, 0]), 0, 4, rests | {"nli_conflict": 0.7, "nli_baseless": 0.2}) == "conflict"
     assert _span_type(toks([0, 0]), 0, 4, rests) is None  # no checker, rests on the evidence: unknown
     assert _span_type(toks([0, 0]), 0, 4, rests | {"coverage": 0.2}) == "baseless"
+
+
+def test_one_numbering_of_passages_and_sentences_in_json_pretty_and_html(tmp_path):
+    out, report = tmp_path / "r.jsonl", tmp_path / "r.html"
+    code, _, err = run_cli(["detect", str(EXAMPLES), "--out", str(out), "--html", str(report), "-q"])
+    assert code == 0, err
+    code, pretty, err = run_cli(["detect", str(EXAMPLES), "--format", "pretty", "--color", "never", "-q"])
+    assert code == 0, err
+    page = report.read_text("utf-8")
+    records = {r["id"]: r for r in _records(out.read_text("utf-8"))}
+    museum = records["museum"]
+    context = next(e for e in examples() if e["id"] == "museum")["context"]
+    block = pretty.split("── museum")[1].split("── ")[0]
+    for s in museum["sentences"]:
+        p = s["evidence"]["passage"]
+        assert context[p][s["evidence"]["start"]:s["evidence"]["end"]] == s["evidence"]["text"]
+        assert re.search(rf"\[{s['index']}\] \w+ +[\d.]+  passage {p} ", block), block
+        assert f"s{s['index']}&#8594;P{p}</a>" in page
+    assert '<ol class="passages" start="0">' in page and 'value="0"' in page

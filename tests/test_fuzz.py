@@ -93,12 +93,14 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def _one_error_line(err: str, *names: str) -> str:
+def _error_lines(err: str, *names: str) -> str:
+    """One `error:` line, or a data error: a count line, then one `error:` line per problem."""
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert lines and all(line.startswith("error: ") for line in lines), err
+    assert len(lines) == 1 or "problem(s)" in lines[0], err
     for name in names:
-        assert name in lines[0], (name, lines[0])
-    return lines[0]
+        assert any(name in line for line in lines), (name, lines)
+    return "\n".join(lines)
 
 
 def _tree(root: Path) -> dict[str, bytes] | None:
@@ -306,7 +308,7 @@ def test_corrupted_ragtruth_files_load_or_name_file_and_line(tmp_path, ops, asci
 
     code, out, err = _cli(["data", "check", "--response-jsonl", str(resp), "--source-info-jsonl", str(src)])
     if code == 2:
-        _one_error_line(err)
+        _error_lines(err)
         return
     assert err == ""
     assert code == (0 if corpus is not None else 1), out
@@ -842,7 +844,7 @@ def test_data_check_with_a_wrong_combination_of_files_exits_2(argv):
     except SystemExit as exc:
         pytest.fail(f"SystemExit({exc.code!r}) instead of returning 2")
     assert code == 2
-    _one_error_line(err)
+    _error_lines(err)
 
 
 @pytest.mark.parametrize("case", list(BROKEN_CONFIGS))
@@ -853,7 +855,7 @@ def test_run_with_a_broken_config_is_one_line_and_writes_nothing(tmp_path, case)
     out = tmp_path / "out"
     code, stdout, err = _cli(["run", "--config", str(path), "--out", str(out), "-q"])
     assert code == 2 and stdout == ""
-    _one_error_line(err, str(path))
+    _error_lines(err, str(path))
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["broken.toml"]
 
 
@@ -878,13 +880,13 @@ primary = "Lexical"
     return config
 
 
-def test_run_with_an_unknown_spacy_pipeline_is_one_error_line(tmp_path):
+def test_run_with_an_unknown_spacy_pipeline_is_error_lines(tmp_path):
     """Was an OSError from spaCy ([E050]) without a file name: an internal error with a traceback."""
     out = tmp_path / "out"
     code, stdout, err = _cli(["run", "--config", str(_fixture_config(tmp_path, 'pipeline = "no_such_pipeline"')),
                               "--out", str(out), "-q"])
     assert code == 2
-    _one_error_line(err, "'no_such_pipeline'")
+    _error_lines(err, "'no_such_pipeline'")
     assert not out.exists()
 
 
@@ -990,7 +992,7 @@ def test_detect_with_a_damaged_model_leaves_no_partial_output(saved_model, earli
         assert (out / "responses.csv").is_file()
         return
     assert code == 2 and stdout == ""
-    _one_error_line(err, str(model_dir))
+    _error_lines(err, str(model_dir))
     assert _tree(out) == before
     assert sorted(p.name for p in work.iterdir()) == sorted(["model", *(["scores"] if existing else [])])
 
@@ -1003,7 +1005,7 @@ def test_detect_with_bad_data_leaves_the_earlier_output(saved_model, earlier_sco
     code, _, err = _cli(["detect", "--model", str(saved_model), "--response-jsonl", str(resp),
                          "--source-info-jsonl", str(src), "--out", str(out), "-q"])
     assert code == 2
-    _one_error_line(err, f"{resp}:3")
+    _error_lines(err, f"{resp}:3")
     assert _tree(out) == before
 
 
@@ -1031,7 +1033,7 @@ primary = "Lexical"
     before = _tree(out)
     code, stdout, err = _cli(["run", "--config", str(config), "--out", str(out), "-q"])
     assert code == 2 and stdout == ""
-    _one_error_line(err, "fit split is empty")
+    _error_lines(err, "fit split is empty")
     assert _tree(out) == before
 
 
@@ -1048,7 +1050,7 @@ def test_data_audit_onto_a_users_path_changes_nothing(tmp_path, kind):
     before = _tree(target) if target.is_dir() else target.read_bytes()
     code, stdout, err = _cli(["data", "audit", "--out", str(target)])
     assert code == 2 and stdout == ""
-    _one_error_line(err, str(target))
+    _error_lines(err, str(target))
     assert (_tree(target) if target.is_dir() else target.read_bytes()) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
 
@@ -1096,5 +1098,5 @@ primary = "Lexical"
     out = tmp_path / "out"
     code, stdout, err = _cli(["run", "--config", str(config), "--out", str(out), "-q"])
     assert code == 2
-    _one_error_line(err, "'mine'", "no gold labels")
+    _error_lines(err, "'mine'", "no gold labels")
     assert not out.exists()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from detect_support import ROOT, one_error_line, run_cli
+from detect_support import ROOT, data_error_lines, one_error_line, run_cli
 
 from evidencechain.detect import engines, stream
 from evidencechain.detect.stream import MANIFEST, RagtruthLog, SourceIndex
@@ -270,8 +270,8 @@ def test_bad_records_are_refused_before_anything_is_written(audit_log, tmp_path)
     code, _, err = run_cli(["detect", "--model", str(audit_log["model"]), str(plain), "--out-dir",
                             str(tmp_path / "o"), "--partition-size", "2"])
     assert code == 2
-    line = one_error_line(err, f"{plain}:3: field 'answer'", f"{plain}:4: field 'id'", "first on line 1")
-    assert "2 problem(s)" in line
+    lines = data_error_lines(err, 2, f"{plain}:3: field 'answer'", f"{plain}:4: field 'id'")
+    assert "first on line 1" in lines[2]
     assert not (tmp_path / "o").exists()
     response = tmp_path / "response.jsonl"
     rows = audit_log["response"].read_text().splitlines()
@@ -280,7 +280,7 @@ def test_bad_records_are_refused_before_anything_is_written(audit_log, tmp_path)
     code, _, err = run_cli(["detect", "--model", str(audit_log["model"]), "--response-jsonl", str(response),
                             "--source-info-jsonl", str(audit_log["source"]), "--out-dir", str(tmp_path / "o")])
     assert code == 2
-    one_error_line(err, f"{response}:41: field 'source_id'", "unknown source_id")
+    data_error_lines(err, 1, f"{response}:41: field 'source_id': unknown source_id")
 
 
 @pytest.mark.parametrize("more, text", [

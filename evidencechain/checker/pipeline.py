@@ -105,6 +105,8 @@ def _card(config: CheckerConfig, key: str, train_pairs: list[Pair], validation: 
           metrics: dict, data_seconds: float) -> dict:
     import torch
 
+    from ..experiment import code_commit
+
     return {
         "name": config.name, "inputs_hash": key, "seed": config.seed, "config": config.path,
         "recipe": config.data.recipe, "data": asdict(config.data), "model": asdict(config.model),
@@ -112,7 +114,7 @@ def _card(config: CheckerConfig, key: str, train_pairs: list[Pair], validation: 
         "pairs": {"train": len(train_pairs), "validation": len(validation),
                   "train_by_source": _counts(train_pairs), "validation_by_source": _counts(validation),
                   "train_hash": pairs_hash(train_pairs), "validation_hash": pairs_hash(validation)},
-        "metrics": metrics, "data_seconds": round(data_seconds, 1),
+        "metrics": metrics, "data_seconds": round(data_seconds, 1), "commit": code_commit(),
         "software": {"torch": torch.__version__, "python": platform.python_version(),
                      "machine": platform.machine(), "processor": platform.processor() or "unknown"},
     }

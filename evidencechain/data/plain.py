@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from .ragtruth import (
     MAX_PROBLEMS,
     DataValidationError,
@@ -36,6 +36,23 @@ SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info
               **{t.lower(): t for t in LABEL_TYPES}}
 DEFAULT_SPAN_TYPE = "Evident Baseless Info"
 LABEL_VALUES = {"0": 0, "1": 1, "false": 0, "true": 1}
+
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
+CSV_SUFFIXES = (".csv",)
+FORMATS_READ = ("JSON Lines (.jsonl, .ndjson, .json), CSV (.csv), either gzip-compressed (.gz); rename the "
+                "file, or give detect --input-format jsonl or csv")
+
+
+def plain_format(path: str | Path) -> str:
+    """'jsonl' or 'csv' by the file's name; InputError for any other name (a .txt is not guessed)."""
+    name = Path(path).name.lower().removesuffix(".gz")
+    if name.endswith(CSV_SUFFIXES):
+        return "csv"
+    if name.endswith(JSONL_SUFFIXES):
+        return "jsonl"
+    suffix = Path(name).suffix or "(no extension)"
+    raise InputError(f"{path}: unknown input format {suffix}; files read: {FORMATS_READ}")
 
 
 def _open_bytes(path: Path):
@@ -195,8 +212,8 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
         raise ConfigError(f"split must be 'train', 'calibration' or 'test', got {split!r}")
     path = Path(path).expanduser()
     name = name or _stem(path)
+    is_csv = plain_format(path) == "csv"
     out = _Collector(path)
-    is_csv = path.name.removesuffix(".gz").endswith(".csv")
     sources: dict[str, Source] = {}
     source_of: dict[tuple[str, str | None], str] = {}
     responses: list[Response] = []

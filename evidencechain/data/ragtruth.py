@@ -62,6 +62,25 @@ class Problem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: field '{self.field}': {self.message}"
 
+    def advice(self) -> str:
+        """What to do about it, in a few words ('' when the message already says)."""
+        return next((hint for start, hint in ADVICE if self.message.startswith(start)), "")
+
+
+ADVICE = (
+    ("missing", "add the field"),
+    ("malformed JSON", "make the line one JSON object ({...}, double-quoted keys and strings)"),
+    ("expected", "give a value of the expected type"),
+    ("unknown value", "use one of the values listed"),
+    ("unknown source_id", "add that source to the source file, or fix the id"),
+    ("duplicate", "give every record its own id"),
+    ("empty", "give the evidence the answer was generated from"),
+    ("no records found", "the file is empty: one record a line"),
+    ("cannot read", "check the path and that the file is readable (and not damaged, if gzip)"),
+    ("nested too deeply", "flatten the record"),
+)
+"""Message prefixes (as the loaders write them) and the fix shown after the problem."""
+
 
 class DataValidationError(InputError):
     """One or more rows of an input file are malformed; `problems` lists them all."""

@@ -7,8 +7,8 @@
     evidencechain detect --model RUN/model --response-jsonl R --source-info-jsonl S --out DIR
     evidencechain detect big.jsonl.gz --out-dir DIR --engine dask --workers 2    # a large log
 
-The `--out DIR` form is the 0.1 command: with RAGTruth pairs, an `--out` that does not end in
-.jsonl (and no --format, --html or --tables) names the directory of CSV tables, as before.
+The tables form: with RAGTruth pairs, an `--out` that does not end in .jsonl (and no --format,
+--html or --tables) names a directory of CSV tables, as `--tables` writes.
 Every output path is checked before any work starts; inputs are validated as a whole before
 the model is loaded (or built, on first use). `--out-dir DIR` switches to streaming (`stream`,
 `engines`): the input is read in partitions (`--partition-size`), scored by `--engine local` or
@@ -25,7 +25,7 @@ from ..errors import ConfigError, OutputError
 
 
 def legacy_tables(args) -> bool:
-    """The 0.1 form: RAGTruth pairs with --out DIR and none of the new output options."""
+    """The tables form: RAGTruth pairs with --out DIR and none of --format, --html, --tables."""
     return bool(args.response_jsonl and args.out and not args.tables and args.format is None
                 and not args.html and not str(args.out).endswith(".jsonl"))
 

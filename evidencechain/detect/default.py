@@ -10,7 +10,8 @@ scored once for the model card (`card.json`): a synthetic test bed, not a benchm
 
 Why built and not shipped: the model is a pickle of scikit-learn estimators (about 2.4 MB),
 which is neither portable across scikit-learn versions nor reviewable; the recipe is
-deterministic and takes about 15-30 s on 2 cores, so every install builds its own copy.
+deterministic and takes about a minute on 2 cores (card.json: build_seconds), so every install
+builds its own copy.
 
 Cache: `cache_dir()/models/default-<key>/`, where `cache_dir()` is `$EVIDENCECHAIN_CACHE_DIR`,
 else `$XDG_CACHE_HOME/evidencechain`, else `~/.cache/evidencechain`, and `<key>` is a hash of
@@ -101,7 +102,7 @@ def ensure_default_model(pipeline: str = "auto", root: str | Path | None = None,
         if _complete(target):
             return target
         if not quiet:
-            print(f"evidencechain: building the default model (first use only, about 30 s): fitting the "
+            print(f"evidencechain: building the default model (first use only, about a minute): fitting the "
                   f"detectors on the seeded audit corpus into {target}", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
         stage = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
@@ -167,8 +168,9 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
         "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,
         "calibration_metrics": calibration, "audit_test_metrics": test,
         "answers": {k: len(v.responses) for k, v in parts.items()},
-        "learned_checker": "absent: this version has no learned checker (evidencechain.checker); "
-                           "the feature detectors are used",
+        "learned_checker": "not used: the default model is fitted without the learned checker's features "
+                           "(evidencechain.checker, trained by `make checker`); a run configured with "
+                           "[features] checker saves a model that uses them (detect --model RUN/model)",
         "note": "metrics on the synthetic audit corpus (a test bed, not a benchmark); see the README "
                 "for measured results on real data",
         "build_seconds": round(time.perf_counter() - t0, 1),

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..data.plain import _source, load_plain
+from ..data.plain import _source, load_plain, plain_format
 from ..data.ragtruth import DataValidationError, check_answer_text
 from ..data.records import Corpus, Response
 from ..errors import ConfigError, InputError
@@ -107,11 +107,19 @@ def read_plain(path: str | Path, input_format: str = "auto") -> Corpus:
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a JSONL or CSV file (or RAGTruth files with "
                          f"--response-jsonl and --source-info-jsonl)")
-    is_csv = path.name.removesuffix(".gz").endswith(".csv")
-    if input_format not in ("auto", "csv" if is_csv else "jsonl"):
+    if input_format == "auto":
+        input_format = plain_format(path)
+    if input_format != plain_format_or_none(path):
         return _via_copy(path, input_format, str(path))
     _hint(path, str(path))
     return _detect_ready(load_plain(path))
+
+
+def plain_format_or_none(path: Path) -> str | None:
+    try:
+        return plain_format(path)
+    except InputError:
+        return None
 
 
 def _via_copy(source, input_format: str, shown: str) -> Corpus:

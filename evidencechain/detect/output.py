@@ -117,7 +117,8 @@ def highlighted(answer: str, result: DetectionResult, colour: bool) -> str:
 
 
 def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> str:
-    """A few readable lines per answer for the terminal (`--format pretty`)."""
+    """A few readable lines per answer for the terminal (`--format pretty`); sentences `[N]` and
+    passages are numbered from 0, as in the JSON record (passage 0 is context[0])."""
     head = (f"── {result.id}  " + _paint(result.verdict.upper(), result.verdict, colour)
             + f"  risk {result.risk:.2f} (threshold {result.threshold:.2f}, {result.detector})")
     lines = [head]
@@ -130,10 +131,10 @@ def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> s
             where = _paint("no evidence", "dim", colour)
         else:
             e = s.evidence
-            place = f"passage {e.passage + 1}" if e.passage is not None else f"chunk {e.chunk + 1}"
+            place = f"passage {e.passage}" if e.passage is not None else f"chunk {e.chunk}"
             where = f"{place} [{e.start}:{e.end}] score {e.score:.2f}: \"{_clip(e.text, 60)}\""
         verdict = _paint(f"{s.verdict:<11}", "unsupported" if s.verdict == "unsupported" else "dim", colour)
-        lines.append(f"   [{s.index + 1}] {verdict} {s.risk:.2f}  {where}")
+        lines.append(f"   [{s.index}] {verdict} {s.risk:.2f}  {where}")
     for span in result.spans:
         kind = f", {span.type}" if span.type else ""
         lines.append(f"   span [{span.start}:{span.end}] \"{_clip(span.text, 60)}\" confidence "

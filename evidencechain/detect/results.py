@@ -38,9 +38,11 @@ SPREAD_NOTE = ("the risk is spread over the whole sentence: its words are in the
 
 @dataclass(frozen=True)
 class EvidenceRef:
-    """The chunk a sentence rests on. `start`/`end` are character offsets into
-    `context[passage]` when the context is a list of passages, else into the context string
-    (for a RAGTruth Data2txt record: into its flattened text)."""
+    """The chunk a sentence rests on. `passage` is an index into the context list, numbered from
+    0 (`context[passage]`), as are `chunk`, sentence `index` and span `sentence`: the JSON record,
+    `--format pretty` and the HTML report (P0 = context[0]) use this one numbering. `start`/`end`
+    are character offsets into `context[passage]` when the context is a list of passages, else
+    into the context string (for a RAGTruth Data2txt record: into its flattened text)."""
 
     chunk: int
     passage: int | None

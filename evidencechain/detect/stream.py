@@ -27,7 +27,17 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..data.plain import _check_types, _context, _csv_row, _gold, _source, _stem, read_csv, read_jsonl
+from ..data.plain import (
+    _check_types,
+    _context,
+    _csv_row,
+    _gold,
+    _source,
+    _stem,
+    plain_format,
+    read_csv,
+    read_jsonl,
+)
 from ..data.ragtruth import (
     MAX_PROBLEMS,
     DataValidationError,
@@ -172,8 +182,9 @@ class PlainLog(_Log):
             raise InputError(f"{self.path}: no such file")
         if self.path.is_dir():
             raise InputError(f"{self.path}: is a directory; give a JSONL or CSV file")
-        suffix_csv = self.path.name.removesuffix(".gz").endswith(".csv")
-        self.csv = input_format == "csv" or (input_format == "auto" and suffix_csv)
+        if input_format == "auto":
+            input_format = plain_format(self.path)
+        self.csv = input_format == "csv"
         if not self.csv:
             _hint(self.path, str(self.path))
         self.name, self.files = _stem(self.path), (self.path,)

@@ -1,0 +1,86 @@
+"""`make default-model`: the default detect model's card as a project file, which the README's
+generated `default-model` block is rendered from (`report --readme`).
+
+    python -m evidencechain.detect.card --out results/default_model
+
+Builds the default model if it is not cached yet, and writes into OUT:
+  * `card.json`: the model's own card (recipe, selection rule, calibration and audit-test metrics,
+    build seconds) plus `commit`, the git commit of the code that built it;
+  * `ragtruth_qa.json`, when the real RAGTruth QA answers are present (`--ragtruth-qa DIR`,
+    default ../shared/data/ragtruth_qa): those answers scored once with `detect`'s own verdicts
+    and spans: answer F1, span F1 and the flag-everything floor. Nothing is fitted, chosen or
+    tuned on them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+RAGTRUTH_QA = Path("../shared/data/ragtruth_qa")
+
+
+def ragtruth_qa_metrics(detector, data_dir: Path) -> dict:
+    """Answer and span F1 of `detector`'s own verdicts and spans on the RAGTruth QA answers."""
+    from ..metrics import binary_metrics
+    from .inputs import read_ragtruth
+    from .results import span_f1
+
+    corpus = read_ragtruth(data_dir / "response.jsonl", data_dir / "source_info.jsonl")
+    t0 = time.perf_counter()
+    results = list(detector.iter_corpus(corpus))
+    gold = [int(bool(r.labels) or bool(r.response_label)) for r in corpus.responses]
+    predicted = [int(r.verdict == "hallucinated") for r in results]
+    answer = binary_metrics(gold, predicted, 0.5)
+    share = sum(gold) / len(gold)
+    return {"data": str(data_dir), "answers": len(gold), "hallucinated": sum(gold), "detector": detector.detector,
+            "answer_f1": round(answer["f1"], 4), "answer_precision": round(answer["precision"], 4),
+            "answer_recall": round(answer["recall"], 4), "span_f1": round(span_f1(corpus, results), 4),
+            "flag_everything_answer_f1": round(2 * share / (1 + share), 4),
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Path | None = None) -> list[Path]:
+    from ..experiment import code_commit
+    from ..io import atomic_write_text
+    from .api import Detector
+    from .default import read_card
+
+    detector = Detector.default(cache_dir=cache_dir)
+    try:
+        card = {**read_card(detector.path), "commit": code_commit()}
+        out.mkdir(parents=True, exist_ok=True)
+        written = [out / "card.json"]
+        atomic_write_text(written[0], json.dumps(card, indent=2, sort_keys=True) + "\n")
+        if ragtruth_qa is not None and (ragtruth_qa / "response.jsonl").is_file():
+            metrics = {**ragtruth_qa_metrics(detector, ragtruth_qa), "model": card.get("key"),
+                       "commit": card["commit"]}
+            written.append(out / "ragtruth_qa.json")
+            atomic_write_text(written[1], json.dumps(metrics, indent=2, sort_keys=True) + "\n")
+    finally:
+        detector.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evidencechain.detect.card", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="results/default_model", help="directory (default results/default_model)")
+    parser.add_argument("--ragtruth-qa", default=str(RAGTRUTH_QA),
+                        help=f"RAGTruth QA directory (default {RAGTRUTH_QA}); skipped when absent")
+    args = parser.parse_args(argv)
+    from ..errors import EvidenceChainError
+
+    try:
+        for path in write_card(Path(args.out), Path(args.ragtruth_qa)):
+            print(path)
+    except EvidenceChainError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

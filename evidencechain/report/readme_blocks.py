@@ -1,0 +1,144 @@
+"""The README's generated blocks other than the results block: each rendered from one source that
+a make target writes, never typed by hand.
+
+  * `commands`: the command reference, from the CLI's own parser (`cli.build_parser`);
+  * `default-model`: the default detect model's card (`make default-model` ->
+    results/default_model/card.json, and ragtruth_qa.json when the real answers are present);
+  * `checker`: the learned checker's card (`make checker` -> results/checker/card.json).
+
+Each renderer returns the block's body, or None when its source is absent (the README keeps the
+block it has).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+DEFAULT_MODEL_DIR = Path("results/default_model")
+CHECKER_DIR = Path("results/checker")
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _leaves(parser: argparse.ArgumentParser, prefix: str = "evidencechain"):
+    """(command line, parser) of every command that runs something, in the parser's order."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield prefix, parser
+        return
+    for name, child in subs[0].choices.items():
+        yield from _leaves(child, f"{prefix} {name}")
+
+
+def commands_body() -> str:
+    """Every command with its description, examples and options, as `--help` gives them."""
+    from ..cli import build_parser
+
+    top = build_parser()
+    lines = ["Before any command: " + "; ".join(
+        f"`{_cell(top._get_formatter()._format_action_invocation(a))}`: {_cell(a.help)}"
+        for a in top._actions if a.option_strings and not isinstance(a, argparse._HelpAction)) + ".", ""]
+    for command, parser in _leaves(top):
+        formatter = parser._get_formatter()
+        lines += [f"#### `{command}`", "", " ".join(parser.description.split()), ""]
+        if parser.epilog:
+            examples = [line.strip() for line in parser.epilog.splitlines()[1:] if line.strip()]
+            lines += ["```bash", *examples, "```", ""]
+        lines += ["| option | what it does |", "|---|---|"]
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            lines.append(f"| `{_cell(formatter._format_action_invocation(action))}` | {_cell(action.help or '')} |")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def _read(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _f(value) -> str:
+    return "—" if value is None else f"{float(value):.3f}"
+
+
+def default_model_body(source: Path = DEFAULT_MODEL_DIR) -> str | None:
+    """The default model's detectors, selection and metrics, from its card (and RAGTruth QA)."""
+    card = _read(source / "card.json")
+    if card is None:
+        return None
+    chosen, calibration, test = card["detector"], card["calibration_metrics"], card["audit_test_metrics"]
+    detectors = card["recipe"]["detectors"]
+    answers = card.get("answers", {})
+    lines = [f"Built from `{source / 'card.json'}` (commit {card.get('commit') or 'unknown'}, model "
+             f"`default-{card['key']}`, built in {card['build_seconds']:.0f} s): {len(detectors)} detectors "
+             f"({', '.join(detectors)}), fitted on the train split ({answers.get('train', '?')} answers), "
+             f"thresholds and the reported detector chosen on the calibration split "
+             f"({answers.get('calibration', '?')} answers), the audit test split ({answers.get('test', '?')} "
+             f"answers) scored once. Chosen: **{chosen}**.", "",
+             "| detector | calibration answer F1 | calibration span F1 | audit test answer F1 | audit test span F1 |",
+             "|---|--:|--:|--:|--:|"]
+    for name in detectors:
+        c, t = calibration.get(name, {}), test.get(name, {})
+        label = f"**{name}** (chosen)" if name == chosen else name
+        lines.append(f"| {label} | {_f(c.get('response_f1'))} | {_f(c.get('span_f1'))} | "
+                     f"{_f(t.get('response_f1'))} | {_f(t.get('span_f1'))} |")
+    real = _read(source / "ragtruth_qa.json")
+    if real is not None:
+        lines += ["", f"Measured afterwards on the real RAGTruth QA answers ({real['answers']} answers, "
+                      f"{real['hallucinated']} with a hallucination; `{source / 'ragtruth_qa.json'}`, commit "
+                      f"{real.get('commit') or 'unknown'}) with `detect`'s own verdicts and spans ({real['detector']}): "
+                      f"answer F1 {_f(real['answer_f1'])} (precision {_f(real['answer_precision'])}, recall "
+                      f"{_f(real['answer_recall'])}; flagging every answer gives {_f(real['flag_everything_answer_f1'])}) "
+                      f"and span F1 {_f(real['span_f1'])}. Nothing was fitted or chosen on these answers."]
+    return "\n".join(lines)
+
+
+def checker_body(source: Path = CHECKER_DIR) -> str | None:
+    """The learned checker's training data, training and validation metrics, from its card."""
+    card = _read(source / "card.json")
+    if card is None:
+        return None
+    m, pairs = card["metrics"], card["pairs"]
+    by_source = pairs.get("train_by_source", {})
+    counts = "; ".join(f"{name} {sum(labels.values()):,}" for name, labels in sorted(by_source.items()))
+    params = m.get("trainable_parameters")
+    return "\n".join([
+        f"From `{source / 'card.json'}` (commit {card.get('commit') or 'unknown'}, seed {card['seed']}, "
+        f"input hash `{card['inputs_hash'][:16]}`):", "",
+        f"- **Data:** {pairs['train']:,} training and {pairs['validation']:,} validation pairs "
+        f"(held-out documents); training pairs by source: {counts}.",
+        f"- **Training:** {m['epochs']} epoch(s), {m['steps']:,} steps, {m['wall_seconds'] / 60:.1f} min on "
+        f"{m['device']} ({m['threads']} threads, {m['precision']})"
+        + (f", {params / 1e6:.1f} M trainable parameters" if params else "") + ".",
+        f"- **Validation** (in-distribution, held-out documents of the training sources): accuracy "
+        f"{_f(m.get('validation_accuracy'))}, balanced accuracy {_f(m.get('validation_balanced_accuracy'))}, "
+        f"ROC-AUC of P(supported) {_f(m.get('validation_roc_auc_supported'))}, token F1 "
+        f"{_f(m.get('validation_token_f1'))}.",
+    ])
+
+
+def pending_body(name: str) -> str:
+    """The body of a block whose source has not been built in this checkout."""
+    return (f"Not generated in this checkout: its source, {SOURCES[name]}, has not been built here. "
+            f"Run that target, then `make readme`.")
+
+
+def source_label(name: str) -> str:
+    """What a block's provenance line says: its source and the commit that source was measured on."""
+    card = {"default-model": DEFAULT_MODEL_DIR, "checker": CHECKER_DIR}.get(name)
+    if card is None:
+        return SOURCES[name]
+    commit = (_read(card / "card.json") or {}).get("commit")
+    return f"{SOURCES[name]}, measured at commit {commit or 'not recorded'}"
+
+
+RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body}
+SOURCES = {"commands": "the CLI parser (evidencechain/cli.py, evidencechain/cli_help.toml)",
+           "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
+           "checker": f"{CHECKER_DIR}/card.json (make checker)"}
