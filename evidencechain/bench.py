@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .experiment import code_commit
 from .io import atomic_write_text
 from .report.performance import MEASURED, STAGES, load_measured, machine, render_readme
 
@@ -127,17 +128,8 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
     return rows
 
 
-def commit() -> str:
-    try:
-        done = subprocess.run(["git", "describe", "--always", "--dirty", "--exclude", "*"],
-                              capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() or "unknown"
-
-
 def stamp() -> dict:
-    return {"commit": commit(), "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    return {"commit": code_commit() or "unknown", "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": machine()}
 
 
