@@ -21,9 +21,10 @@ DESCRIPTION = """Offline word-level hallucination detection and evidence attribu
 
 commands: data check, data audit, run, checker train, detect, report
 (stage timings: python -m evidencechain.bench, or make bench)"""
-MODEL_HELP = """a run's model directory (RUN_DIR/model). It holds a Python pickle: loading it runs
-code, so use only models from a trusted source (checksums in model.json detect damage and
-edits after saving, not a malicious author)"""
+MODEL_HELP = """a run's model directory (RUN_DIR/model: model.skops and model.json). Loading it runs
+no code from the files: model.skops is read with a fixed list of trusted types and checked
+against the sha256 sums in model.json first; an old pickled model (model.pkl) is refused
+(refit it with `evidencechain run`)"""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
 DETECT_DESCRIPTION = """Check answers against their evidence: which words are unsupported, and which

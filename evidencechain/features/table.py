@@ -129,6 +129,14 @@ class FeatureExtractor:
         self._load_checker()
         return self
 
+    def load_neural(self) -> None:
+        """Load the embedder and the learned checker from the directories the config names (a
+        saved model holds their names, not the models)."""
+        if self.config.embedding_model:
+            from .neural import EmbeddingScorer
+            self.embedder = EmbeddingScorer(self.config.embedding_model)
+        self._load_checker()
+
     def _load_checker(self) -> None:
         from .checker import load_checker_features
 
