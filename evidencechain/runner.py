@@ -32,7 +32,7 @@ from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.checker import checker_absent_reason
 from .features.retrieval import tfidf_columns
-from .io import check_output_dir, stable_hash, staged_directory, write_csv
+from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .shift import feature_shift
@@ -326,6 +326,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
     out = Path(out_dir or config.output_dir)
     inputs = (config.path, *config.input_paths, config.cache_dir)
     check_output_dir(out, inputs)
+    if config.cache_dir:
+        check_cache_dir(config.cache_dir, f"cache_dir in {config.path}")
     watch = Stopwatch()
     started = time.time()
     cache = ParseCache(Path(config.cache_dir) / "parse.sqlite") if config.cache_dir else None

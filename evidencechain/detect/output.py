@@ -1,10 +1,11 @@
 """Where `detect` writes: JSONL records, the terminal view, and output files that are safe.
 
 Output files (`--out FILE`, `--html FILE`): an existing file is never replaced unless `--force`
-is given, an input file never (not even with `--force`), and a directory or a symbolic link
-never; the file is written beside its final path under a hidden temporary name, line by line
-as answers are scored, and renamed into place only when every answer is written, so an
-interrupted or failed run leaves no partial file and the earlier file intact.
+is given, an input file never (not even with `--force`), and anything but a regular file (a
+directory, a symbolic link, a device, a FIFO, a socket) never; the file is written beside its
+final path under a hidden temporary name, line by line as answers are scored, and renamed into
+place only when every answer is written, so an interrupted or failed run leaves no partial file
+and the earlier file intact.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import OutputError
-from ..io import _umask
+from ..io import _umask, check_parent_is_directory
 from .results import DetectionResult
 
 
@@ -27,6 +28,9 @@ def check_output_file(path: str | Path, force: bool = False, inputs: Iterable[st
         raise OutputError(f"{what} {path} is a symbolic link; give a plain file path")
     if final.is_dir():
         raise OutputError(f"{what} {path} is a directory; give a file path (e.g. {Path(path) / 'results.jsonl'})")
+    if final.exists() and not final.is_file():
+        raise OutputError(f"{what} {path} is not a regular file (a device, FIFO or socket); evidencechain "
+                          f"replaces only regular files, even with --force: give a plain file path")
     for item in inputs:
         if item in (None, "", "-"):
             continue
@@ -39,6 +43,7 @@ def check_output_file(path: str | Path, force: bool = False, inputs: Iterable[st
     parent = final.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
+    check_parent_is_directory(f"{what} {path}", final)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{what} {path} is not writable: {parent} is read-only")
     return final
