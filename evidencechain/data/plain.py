@@ -25,8 +25,10 @@ from .ragtruth import (
     MAX_PROBLEMS,
     DataValidationError,
     _Collector,
+    answer_over_limit,
     check_values,
     decode_line,
+    evidence_over_limit,
     is_finite_number,
     short_repr,
 )
@@ -166,6 +168,15 @@ def _check_types(row: dict, line: int, out: _Collector) -> bool:
     return len(out.problems) == before
 
 
+def _within_limits(row: dict, line: int, out: _Collector) -> bool:
+    """The answer within MAX_RESPONSE_CHARS and the context within MAX_EVIDENCE_CHARS."""
+    before = len(out.problems)
+    for field, why in (("answer", answer_over_limit(row["answer"])), ("context", evidence_over_limit(row["context"]))):
+        if why:
+            out.add(line, field, why)
+    return len(out.problems) == before
+
+
 def _gold(row: dict, line: int, out: _Collector) -> tuple[tuple[Label, ...], int | None] | None:
     """(spans, response label) of a record; a missing label follows the spans if any."""
     labels = _spans(row["spans"], row["answer"], line, out) if "spans" in row else ()
@@ -206,7 +217,7 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
         row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
         if is_csv:
             row = _csv_row(row, line, out)
-        if row is None or not _check_types(row, line, out):
+        if row is None or not _check_types(row, line, out) or not _within_limits(row, line, out):
             continue
         context, gold = _context(row["context"], line, out), _gold(row, line, out)
         if context is None or gold is None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..data.plain import _source, load_plain
-from ..data.ragtruth import DataValidationError, check_answer_text
+from ..data.ragtruth import DataValidationError, check_answer_text, evidence_over_limit
 from ..data.records import Corpus, Response
 from ..errors import ConfigError, InputError
 
@@ -42,6 +42,8 @@ def _check_record(record: Mapping, where: str) -> tuple[str | list[str], str | N
                          f"got {type(context).__name__}")
     if not "".join(context).strip():
         raise InputError(f"{where}: field 'context': empty: no evidence to check the answer against")
+    if evidence_over_limit(context):
+        raise InputError(f"{where}: field 'context': {evidence_over_limit(context)}")
     if not isinstance(answer, str):
         raise InputError(f"{where}: field 'answer': expected a string, got "
                          f"{'nothing' if answer is None else type(answer).__name__}")
