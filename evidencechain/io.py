@@ -189,7 +189,7 @@ def _owned_names(directory: Path) -> set[str] | None:
         try:
             meta = json.loads((directory / manifest).read_text("utf-8"))
             files = meta["files"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             continue
         names = (names or set()) | set(files) | {manifest}
     return names
@@ -201,7 +201,7 @@ def changed_files(directory: str | Path) -> list[str]:
     directory = Path(directory)
     try:
         recorded = json.loads((directory / MARKER).read_text("utf-8")).get("sha256")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return []
     if not isinstance(recorded, dict):
         return []
@@ -413,7 +413,7 @@ def _manifest(directory: Path) -> dict:
     try:
         meta = json.loads((directory / REPORT_MANIFEST).read_text("utf-8"))
         return meta if isinstance(meta.get("files"), dict) else {"files": {}}
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return {"files": {}}
 
 

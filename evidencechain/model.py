@@ -24,6 +24,7 @@ from .detectors import (
     DETECTORS,
     THRESHOLD_RULES,
     Detector,
+    FitDataError,
     choose_threshold,
     make_detector,
     with_claim_switches,
@@ -124,22 +125,32 @@ class EvidenceChain:
         needs_tokens = any(DETECTORS[n].needs_tokens for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
-        return self.fit_tables(tr, ca, span_labels=calibration.span_labels)
+        return self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
 
     def fit_tables(self, train: FeatureTables, calibration: FeatureTables,
                    span_labels: bool = True) -> EvidenceChain:
         """Fit detectors on training sentences; choose thresholds on calibration only."""
         return self.fit_detectors(train).calibrate(calibration, span_labels)
 
-    def fit_detectors(self, train: FeatureTables) -> EvidenceChain:
-        """Fit every detector on the training sentences (thresholds are left unset)."""
+    def fit_detectors(self, train: FeatureTables, corpus: str | None = None) -> EvidenceChain:
+        """Fit every detector on the training sentences (thresholds are left unset).
+
+        Training data a detector cannot fit on (one class only, no word labels) is an InputError
+        naming the training corpus and what to do."""
         self.detectors = {}
         self.timings = {}
         for name in self.detector_names:
             t0 = time.perf_counter()
             det = make_detector(name, self.random_state, **self.detector_params.get(name, {}))
-            self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
-                else det.fit(train.sentences)
+            try:
+                self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
+                    else det.fit(train.sentences)
+            except FitDataError as exc:
+                unsupervised = [n for n in ALL_DETECTORS if not DETECTORS[n].supervised]
+                where = f"training corpus {corpus!r}" if corpus else "the training data"
+                raise FitDataError(f"{where}: {exc} ({len(train.sentences)} sentences); give a training "
+                                   f"corpus with both supported and hallucinated answers (labels or spans), "
+                                   f"or choose only unsupervised detectors ({', '.join(unsupervised)})") from None
             self.timings[name] = time.perf_counter() - t0
         return self
 

@@ -360,7 +360,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         with watch("fit"):
             key = (id(extractor), repr(sorted(params.items())))
             if key not in fitted:
-                fitted[key] = model.fit_detectors(train).detectors
+                fitted[key] = model.fit_detectors(train, corpus=unit.fit).detectors
             model.detectors = fitted[key]
             model.calibrate(calibration, span_labels="word" not in skipped)
         with watch("score"):

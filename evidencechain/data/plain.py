@@ -22,6 +22,8 @@ from typing import Any
 
 from ..errors import ConfigError
 from .ragtruth import (
+    _TOO_DEEP,
+    MAX_EVIDENCE_CHARS,
     MAX_PROBLEMS,
     DataValidationError,
     _Collector,
@@ -38,6 +40,8 @@ SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info
               **{t.lower(): t for t in LABEL_TYPES}}
 DEFAULT_SPAN_TYPE = "Evident Baseless Info"
 LABEL_VALUES = {"0": 0, "1": 1, "false": 0, "true": 1}
+CSV_CELL_LIMIT = MAX_EVIDENCE_CHARS
+"""Longest CSV cell read (the csv module's default, 131,072, would refuse a long article)."""
 
 
 def _open_bytes(path: Path):
@@ -60,6 +64,8 @@ def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
 def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
     """(first line of the record, row without empty cells) for each CSV record."""
     path = Path(path)
+    limit = csv.field_size_limit(CSV_CELL_LIMIT)
+    start = 1
     try:
         with _open_bytes(path) as raw:
             text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
@@ -75,8 +81,14 @@ def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
                     continue
                 yield number, {k: v for k, v in row.items()
                                if v is not None and (v != "" or k in ("answer", "context"))}
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error, zlib.error) as exc:
+    except csv.Error as exc:
+        why = (f"a cell is longer than {CSV_CELL_LIMIT:,} characters (MAX_EVIDENCE_CHARS); shorten it"
+               if "field limit" in str(exc) else f"malformed CSV: {exc}")
+        out.add(start, "-", f"{why} (the rest of the file is not read)")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
         out.add(0, "-", f"cannot read CSV: {exc}")
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
@@ -88,11 +100,17 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
             row["context"] = json.loads(context)
         except json.JSONDecodeError:
             pass
+        except RecursionError:
+            out.add(line, "context", _TOO_DEEP)
+            return None
     if "spans" in row:
         try:
             row["spans"] = json.loads(row["spans"])
         except json.JSONDecodeError as exc:
             out.add(line, "spans", f"malformed JSON: {exc.msg} (column {exc.colno})")
+            return None
+        except RecursionError:
+            out.add(line, "spans", _TOO_DEEP)
             return None
     try:
         row["temperature"] = float(row.get("temperature", 0.0))
@@ -212,6 +230,7 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
     source_of: dict[tuple[str, str | None], str] = {}
     responses: list[Response] = []
     first_line: dict[str, int] = {}
+    implicit: set[str] = set()
     every_label = every_span = True
     for line, row in read_csv(path, out) if is_csv else read_jsonl(path, out):
         row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
@@ -224,9 +243,11 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
             continue
         rid = str(row.get("id", line))
         if rid in first_line:
-            out.add(line, "id", f"duplicate id {rid!r} (first on line {first_line[rid]})")
+            out.add(line, "id", _duplicate(rid, line, first_line[rid], "id" in row, rid in implicit))
             continue
         first_line[rid] = line
+        if "id" not in row:
+            implicit.add(rid)
         every_span &= "spans" in row
         every_label &= gold[1] is not None
         question = row.get("question") or None
@@ -244,6 +265,17 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
         raise DataValidationError(out.problems[:MAX_PROBLEMS], total=len(out.problems))
     return Corpus(name=name, sources=sources, responses=responses, filtered={},
                   span_labels=every_span, labelled=every_label)
+
+
+def _duplicate(rid: str, line: int, first: int, given: bool, first_implicit: bool) -> str:
+    """The message for an id used twice, saying where a line-number default comes in."""
+    if not given:
+        return (f"duplicate id {rid!r}: this record has no 'id', so its id is its line number, which "
+                f"line {first} already uses; give every record an explicit 'id'")
+    if first_implicit:
+        return (f"duplicate id {rid!r}: line {first} has no 'id' and takes its line number {rid} as id; "
+                f"give every record an explicit 'id'")
+    return f"duplicate id {rid!r} (first on line {first}); ids must be unique"
 
 
 def _stem(path: Path) -> str:

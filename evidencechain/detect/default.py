@@ -210,6 +210,6 @@ def read_card(model_dir: str | Path) -> dict:
         return {}
     try:
         card = json.loads(file.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ModelError(f"{file} is damaged ({exc}); delete {Path(model_dir)} to rebuild it") from exc
     return card if isinstance(card, dict) else {}

@@ -56,8 +56,16 @@ def _check_record(record: Mapping, where: str) -> tuple[str | list[str], str | N
     return context, question or None, answer
 
 
+class RecordsTypeError(ConfigError, TypeError):
+    """`predict_batch` was given something other than an iterable of record dicts."""
+
+
 def records_to_corpus(records: Iterable[Mapping], name: str = "records") -> tuple[Corpus, list[str]]:
     """A Corpus of plain records ({context, question?, answer, id?}) and the id of each record."""
+    if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        hint = " (one record: pass [record], or use predict)" if isinstance(records, Mapping) else ""
+        raise RecordsTypeError(f"records must be a list (or other iterable) of dicts with 'context', "
+                               f"'answer' and optional 'question', 'id'; got {type(records).__name__}{hint}")
     sources, source_of, responses, ids = {}, {}, [], []
     for k, record in enumerate(records):
         context, question, answer = _check_record(record, f"records[{k}]")
@@ -78,7 +86,7 @@ def _peek(path: Path) -> tuple[int, dict] | None:
                 if raw.strip():
                     row = json.loads(raw.decode("utf-8-sig"))
                     return (number, row) if isinstance(row, dict) else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # the loader reports what is wrong with the line
         return None
     return None
 

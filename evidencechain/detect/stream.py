@@ -381,7 +381,7 @@ class PartitionStore:
             meta = json.loads((self.dir / MANIFEST).read_text("utf-8"))
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise OutputError(f"{self.dir / MANIFEST} is damaged ({exc}); delete the directory to start "
                               f"over") from None
         return meta if isinstance(meta, dict) else None
