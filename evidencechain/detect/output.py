@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -102,6 +103,15 @@ def use_colour(choice: str, stream) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with control characters (escape sequences, bidi overrides) written out as \\x1b or
+    \\u202e, so nothing from an input reaches the terminal as a command; newlines and tabs stay."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text.replace("\r\n", "\n"))
+
+
 def _paint(text: str, style: str, colour: bool) -> str:
     return f"{STYLE[style]}{text}{RESET}" if colour else text
 
@@ -112,18 +122,18 @@ def highlighted(answer: str, result: DetectionResult, colour: bool) -> str:
     for span in result.spans:
         if span.start < at:
             continue
-        out.append(answer[at:span.start])
-        piece = answer[span.start:span.end]
+        out.append(terminal_safe(answer[at:span.start]))
+        piece = terminal_safe(answer[span.start:span.end])
         style = "high" if span.confidence >= 0.5 and span.level == "word" else "low"
         out.append(_paint(piece, style, colour) if colour else f"[[{piece}]]")
         at = span.end
-    out.append(answer[at:])
+    out.append(terminal_safe(answer[at:]))
     return "".join(out)
 
 
 def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> str:
     """A few readable lines per answer for the terminal (`--format pretty`)."""
-    head = (f"── {result.id}  " + _paint(result.verdict.upper(), result.verdict, colour)
+    head = (f"── {terminal_safe(result.id)}  " + _paint(result.verdict.upper(), result.verdict, colour)
             + f"  risk {result.risk:.2f} (threshold {result.threshold:.2f}, {result.detector})")
     lines = [head]
     if result.question:
@@ -144,12 +154,12 @@ def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> s
         lines.append(f"   span [{span.start}:{span.end}] \"{_clip(span.text, 60)}\" confidence "
                      f"{span.confidence:.2f} ({span.level}{kind})")
     if result.note:
-        lines.append(f"   note: {result.note}")
+        lines.append(f"   note: {terminal_safe(result.note)}")
     return "\n".join(lines) + "\n\n"
 
 
 def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
+    text = " ".join(terminal_safe(text).split())
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
