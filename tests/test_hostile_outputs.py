@@ -144,3 +144,34 @@ def test_an_unchanged_folder_we_wrote_is_still_replaced(capsys, tmp_path):
     assert cli.main(["data", "audit", "--out", "aud", "--seed", "18"]) == 0
     assert (tmp_path / "aud" / "response.jsonl").read_bytes() != first
     assert changed_files(tmp_path / "aud") == []
+
+
+# ---------------------------------------------------------------- detect --out-dir partitions
+
+@pytest.fixture(scope="module")
+def small_model(tmp_path_factory) -> Path:
+    from evidencechain.data.ragtruth import load_ragtruth
+    from evidencechain.features import FeatureConfig
+    from evidencechain.model import EvidenceChain
+
+    valid = Path(__file__).parent / "fixtures" / "ragtruth" / "valid"
+    corpus = load_ragtruth(valid / "response.jsonl", valid / "source_info.jsonl")
+    model = EvidenceChain(detectors=("Lexical", "EvidenceChain_LR"), primary="EvidenceChain_LR",
+                          features=FeatureConfig(pipeline="blank")).fit(corpus, corpus, progress=False)
+    return model.save(tmp_path_factory.mktemp("model") / "model")
+
+
+def test_force_over_another_streaming_run_keeps_an_edited_partition(capsys, tmp_path, small_model):
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps({"context": f"The museum opened in {1900 + k}.",
+                                       "answer": f"It opened in {1950 + k}."}) + "\n" for k in range(6)))
+    out = tmp_path / "parts"
+    base = ["detect", str(log), "--model", str(small_model), "--out-dir", str(out), "-q"]
+    assert cli.main([*base, "--partition-size", "2"]) == 0
+    edited = out / "part-000001.jsonl"
+    edited.write_text("my notes\n")
+    capsys.readouterr()
+    _one_line(capsys, [*base, "--partition-size", "3", "--force"], "part-000001.jsonl", "changed since")
+    assert edited.read_text() == "my notes\n"
+    assert cli.main([*base, "--partition-size", "2"]) == 0  # resuming: the edited partition is redone, named
+    assert "part-000001.jsonl changed since it was written" in capsys.readouterr().err

@@ -189,7 +189,8 @@ def _check_types(row: dict, line: int, out: _Collector) -> bool:
 def _within_limits(row: dict, line: int, out: _Collector) -> bool:
     """The answer within MAX_RESPONSE_CHARS and the context within MAX_EVIDENCE_CHARS."""
     before = len(out.problems)
-    for field, why in (("answer", answer_over_limit(row["answer"])), ("context", evidence_over_limit(row["context"]))):
+    for field, why in (("answer", answer_over_limit(row["answer"])),
+                       ("context", evidence_over_limit(row["context"]))):
         if why:
             out.add(line, field, why)
     return len(out.problems) == before

@@ -109,7 +109,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u20
 def terminal_safe(text: str) -> str:
     """`text` with control characters (escape sequences, bidi overrides) written out as \\x1b or
     \\u202e, so nothing from an input reaches the terminal as a command; newlines and tabs stay."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text.replace("\r\n", "\n"))
+    text = text.replace("\r\n", "\n")
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _paint(text: str, style: str, colour: bool) -> str:
