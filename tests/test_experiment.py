@@ -82,7 +82,7 @@ def test_run_writes_every_output(spied_run):
                                                                       "test": 252}
     assert run["inputs"] and all(len(h) == 64 for h in run["inputs"].values())
     assert "spacy_pipeline" in run["components"] and "embedding_model" in run["components"]
-    assert (out / "model" / "model.pkl").exists()
+    assert (out / "model" / "model.skops").exists()
     word = pd.read_csv(out / "metrics_word.csv")
     assert list(word.method) == ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR",
                                  "EvidenceChain_RF", "EvidenceChain_Token", "RefChecker", "RAGHalu"]

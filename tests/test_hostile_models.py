@@ -139,6 +139,16 @@ def test_a_stealthy_pickle_fails_detect_with_one_line_and_runs_nothing(fitted, m
     assert not ran.exists() and not (tmp_path / "out").exists()
 
 
+def test_detector_load_refuses_a_resealed_pickle(fitted, model_dir, tmp_path):
+    from evidencechain import Detector
+
+    ran = tmp_path / "code-ran"
+    _reseal(model_dir, {"model.pkl": pickle.dumps(_Stealthy(ran, fitted))}, (MODEL_FILE,))
+    with pytest.raises(UntrustedModelError, match="pickled model"):
+        Detector.load(model_dir, cache_dir=tmp_path / "cache")
+    assert not ran.exists()
+
+
 def test_an_old_model_directory_without_model_json_is_refused_as_a_pickle(model_dir, tmp_path):
     ran = tmp_path / "code-ran"
     (model_dir / "model.pkl").write_bytes(pickle.dumps(_Payload(ran)))
