@@ -352,6 +352,10 @@ class EvidenceChain:
         if model.extractor is not None:
             model.extractor.cache = cache
             model.extractor.load_neural()
+            needing = [n for n, d in model.detectors.items() if d.needs_checker]
+            if needing and model.extractor.checker is None:
+                raise ModelError(f"{path}: detector(s) {', '.join(needing)} need the learned checker "
+                                 f"{model.features.checker} ({model.extractor.checker_status})")
         return model
 
     def __getstate__(self):

@@ -17,6 +17,7 @@ import inspect
 import io
 import json
 import re
+import sys
 import zipfile
 from pathlib import Path
 
@@ -28,6 +29,9 @@ _SKLEARN_INTERNALS = ("sklearn.tree._tree.Tree",
                       "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor")
 """Fitted trees' state objects: scikit-learn classes that are not estimators."""
 _EXTRA_MODULES = ("evidencechain.model", "evidencechain.features.table", "evidencechain.features.tiers")
+SKLEARN_MODULES = ("sklearn.compose", "sklearn.ensemble", "sklearn.feature_extraction.text", "sklearn.linear_model",
+                   "sklearn.pipeline", "sklearn.preprocessing", "sklearn.tree")
+"""The scikit-learn modules whose estimators a model may hold (those the detectors import)."""
 _ID = re.compile(r'("__id__": )(\d+)|"(\d+)\.npy"')
 
 
@@ -42,8 +46,7 @@ def rebuild_hint(path: Path) -> str:
 
 def dump_model(model) -> bytes:
     """The canonical skops bytes of a fitted EvidenceChain (caches and neural models left out)."""
-    import skops.io as sio
-
+    sio = _skops()
     clone = copy.copy(model)
     clone.cache = None
     if model.extractor is not None:
@@ -76,8 +79,7 @@ def _canonical(data: bytes) -> bytes:
 
 def load_model(file: Path):
     """The object in a skops model file, built only from trusted types."""
-    import skops.io as sio
-
+    sio = _skops()
     try:
         named = sio.get_untrusted_types(file=file)
     except Exception as exc:  # not a zip, no schema, damaged JSON: an unusable file
@@ -102,8 +104,6 @@ def trusted_types() -> frozenset[str]:
     """Type names a model file may hold: the model's own classes (those the detectors and the
     feature extractor are made of, without a custom `__setstate__` or `__reduce__`) and
     scikit-learn's estimators with their tree state objects."""
-    from sklearn.utils import all_estimators
-
     from .detectors import DETECTORS
 
     modules = {k.__module__ for cls in DETECTORS.values() for k in cls.__mro__
@@ -113,8 +113,37 @@ def trusted_types() -> frozenset[str]:
         for obj in vars(importlib.import_module(name)).values():
             if inspect.isclass(obj) and obj.__module__ == name and _plain(obj):
                 names.add(f"{name}.{obj.__qualname__}")
-    names |= {f"{cls.__module__}.{cls.__qualname__}" for _, cls in all_estimators()}
+    names |= {f"{cls.__module__}.{cls.__qualname__}" for _, cls in _sklearn_estimators()}
     return frozenset(names)
+
+
+def _sklearn_estimators() -> list[tuple[str, type]]:
+    """(name, class) of the public estimators of SKLEARN_MODULES, as `sklearn.utils.all_estimators`."""
+    from sklearn.base import BaseEstimator
+
+    found = {}
+    for name in SKLEARN_MODULES:
+        for attr, obj in vars(importlib.import_module(name)).items():
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator) and not attr.startswith("_") \
+                    and obj.__module__.startswith("sklearn."):
+                found[attr] = obj
+    return sorted(found.items())
+
+
+def _skops():
+    """skops.io. Importing it computes skops' default trusted types with `all_estimators`, which
+    imports every scikit-learn module (torch and pytest among them: seconds at every `detect`);
+    the loader passes its own list, so skops is given the estimators of SKLEARN_MODULES instead."""
+    if "skops.io" not in sys.modules:
+        import sklearn.utils
+
+        real = sklearn.utils.all_estimators
+        sklearn.utils.all_estimators = _sklearn_estimators
+        try:
+            import skops.io  # noqa: F401
+        finally:
+            sklearn.utils.all_estimators = real
+    return sys.modules["skops.io"]
 
 
 def _plain(cls: type) -> bool:
