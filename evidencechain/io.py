@@ -208,7 +208,7 @@ def changed_files(directory: str | Path) -> list[str]:
     changed = []
     for name, digest in sorted(recorded.items()):
         file = directory / str(name)
-        if not os.path.lexists(file):
+        if Path(str(name)).is_absolute() or ".." in Path(str(name)).parts or not os.path.lexists(file):
             continue
         if file.is_symlink() or not file.is_file() or sha256_file(file) != digest:
             changed.append(str(name))

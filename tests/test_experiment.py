@@ -54,9 +54,9 @@ def spied_run(audit_dir, tmp_path_factory):
         seen["extractor_fit"].append({r.source_id for r in corpus.responses})
         return original_fit(self, corpus, progress)
 
-    def fit_detectors(self, train):
+    def fit_detectors(self, train, corpus=None):
         seen["fit_detectors"].append(set(train.sentences.source_id))
-        return original_fit_detectors(self, train)
+        return original_fit_detectors(self, train, corpus)
 
     def calibrate(self, calibration, span_labels=True):
         seen["calibrate"].append(set(calibration.sentences.source_id))
