@@ -20,9 +20,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
 `evidencechain COMMAND --help` describes each command, with examples.
 (stage timings: python -m evidencechain.bench, or make bench)"""
-MODEL_TRUST = """--model DIR: a model directory holds a Python pickle, and loading it runs code: use only
-models from a trusted source (checksums in model.json detect damage and edits after saving, not
-a malicious author)."""
+MODEL_TRUST = """--model DIR: a model directory (RUN_DIR/model) holds model.skops and model.json. Loading it
+runs no code from the files: model.skops is read with a fixed list of trusted types after its sha256
+in model.json is checked; an old pickled model (model.pkl) is refused (refit it with `evidencechain run`)."""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
 BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "

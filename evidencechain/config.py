@@ -354,6 +354,10 @@ SECTIONS = {"features": FeatureConfig, "detectors": DetectorConfig, "evaluation"
 
 def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
     raw = dict(raw)
+    section = raw.get("detectors")
+    if isinstance(section, dict) and isinstance(section.get("names"), list) and not section["names"]:
+        raise ConfigError(f"{where} [detectors] names: empty; name at least one detector, or leave "
+                          f"the key out for the default detectors")
     corpora = _build_corpora(raw.pop("corpora", {}), where)
     evaluations = _build_evaluations(raw.pop("evaluations", []), where)
     built = {key: build_section(cls, raw.pop(key, {}), f"{where} [{key}]") for key, cls in SECTIONS.items()}

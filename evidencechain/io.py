@@ -1,8 +1,9 @@
 """Safe file output: atomic writes, staged output directories that never replace a user's files.
 
 An output directory is replaced only when it is absent, empty, or was written by evidencechain
-(it holds a `.evidencechain-output` marker listing what it wrote); everything else is refused
-with an `OutputError` before any work starts.
+(it holds a `.evidencechain-output` marker listing what it wrote and the sha256 of every file)
+and none of its files was edited since; everything else is refused with an `OutputError`
+naming the files before any work starts.
 """
 from __future__ import annotations
 
@@ -103,6 +104,14 @@ def check_output_dir(path: str | Path, inputs: Iterable[str | Path | None] = ())
     return final
 
 
+def check_parent_is_directory(shown: str | Path, final: Path) -> None:
+    """OutputError when the nearest existing parent of `final` is a file (`a.txt/out`)."""
+    parent = _nearest_existing(final.parent)
+    if not parent.is_dir():
+        raise OutputError(f"cannot create {shown}: {parent} is a file, not a directory; "
+                          f"choose a path under a directory")
+
+
 def _refuse_protected(shown: str | Path, final: Path, inputs: Iterable[str | Path | None]) -> None:
     real = final.resolve()
     named = {Path.cwd().resolve(): "the current directory", _home(): "your home directory"}
@@ -137,9 +146,18 @@ def _check_existing(shown: str | Path, final: Path) -> None:
         listed = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
         raise OutputError(f"output directory {shown} holds files evidencechain did not write "
                           f"({listed}); choose an empty or new directory, or remove them yourself")
+    changed = changed_files(final)
+    if changed:
+        listed = ", ".join(changed[:3]) + (", ..." if len(changed) > 3 else "")
+        raise OutputError(f"output directory {shown} holds files changed since evidencechain wrote them "
+                          f"({listed}); they would be lost: choose another output directory, or move "
+                          f"them away yourself")
 
 
 def _check_writable(shown: str | Path, directory: Path) -> None:
+    if not directory.is_dir():
+        raise OutputError(f"output {shown} cannot be created: {directory} is a file, not a directory; "
+                          f"choose a path under a directory")
     mode = directory.stat().st_mode
     if not os.access(directory, os.W_OK | os.X_OK) or not mode & 0o222:
         raise OutputError(f"output {shown} is not writable: {directory} is read-only")
@@ -171,10 +189,41 @@ def _owned_names(directory: Path) -> set[str] | None:
         try:
             meta = json.loads((directory / manifest).read_text("utf-8"))
             files = meta["files"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             continue
         names = (names or set()) | set(files) | {manifest}
     return names
+
+
+def changed_files(directory: str | Path) -> list[str]:
+    """Files (relative paths) whose sha256 differs from the one the marker recorded, or that are no
+    longer regular files; empty for a marker without sha256 sums (written by an older version)."""
+    directory = Path(directory)
+    try:
+        recorded = json.loads((directory / MARKER).read_text("utf-8")).get("sha256")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return []
+    if not isinstance(recorded, dict):
+        return []
+    changed = []
+    for name, digest in sorted(recorded.items()):
+        file = directory / str(name)
+        if Path(str(name)).is_absolute() or ".." in Path(str(name)).parts or not os.path.lexists(file):
+            continue
+        if file.is_symlink() or not file.is_file() or sha256_file(file) != digest:
+            changed.append(str(name))
+    return changed
+
+
+def _file_sums(directory: Path) -> dict[str, str]:
+    sums = {}
+    for root, dirs, files in os.walk(directory):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(root) / name
+            if path.is_file() and not path.is_symlink() and path != directory / MARKER:
+                sums[path.relative_to(directory).as_posix()] = sha256_file(path)
+    return sums
 
 
 def _owned_subdir(path: Path) -> bool:
@@ -243,7 +292,7 @@ def write_marker(directory: str | Path, command: str | None = None) -> Path:
     directory = Path(directory)
     files = sorted(p.name for p in directory.iterdir() if p.name != MARKER)
     meta = {"written_by": "evidencechain", "command": command or _command_line(),
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "files": files}
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "files": files, "sha256": _file_sums(directory)}
     return atomic_write_text(directory / MARKER, json.dumps(meta, indent=2) + "\n")
 
 
@@ -364,7 +413,7 @@ def _manifest(directory: Path) -> dict:
     try:
         meta = json.loads((directory / REPORT_MANIFEST).read_text("utf-8"))
         return meta if isinstance(meta.get("files"), dict) else {"files": {}}
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return {"files": {}}
 
 
@@ -404,6 +453,16 @@ def staged_files(command: str | None = None):
         stage.commit()
     finally:
         stage.discard()
+
+
+def check_cache_dir(path: str | Path, how: str = "--cache-dir") -> Path:
+    """`path` as a cache directory: OutputError (one line) when it or a parent is a file."""
+    path = Path(path).expanduser()
+    near = _nearest_existing(path)
+    if near.exists() and not near.is_dir():
+        raise OutputError(f"cache directory {path} cannot be used: {near} is a file, not a directory; "
+                          f"give {how} a directory (it is created when absent)")
+    return path
 
 
 def cache_dir() -> Path:

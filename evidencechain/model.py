@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import pickle
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from .detectors import (
     DETECTORS,
     THRESHOLD_RULES,
     Detector,
+    FitDataError,
     choose_threshold,
     make_detector,
     with_claim_switches,
@@ -34,6 +34,7 @@ from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_co
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
+from .modelfile import MODEL_FILE, checksums, dump_model, load_model, read_meta, verify_files
 from .text.parse import ParseCache
 from .text.spans import tokens_to_spans
 from .wordlevel import choose_span_rule, refine_word_mask
@@ -124,22 +125,32 @@ class EvidenceChain:
         needs_tokens = any(DETECTORS[n].needs_tokens for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
-        return self.fit_tables(tr, ca, span_labels=calibration.span_labels)
+        return self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
 
     def fit_tables(self, train: FeatureTables, calibration: FeatureTables,
                    span_labels: bool = True) -> EvidenceChain:
         """Fit detectors on training sentences; choose thresholds on calibration only."""
         return self.fit_detectors(train).calibrate(calibration, span_labels)
 
-    def fit_detectors(self, train: FeatureTables) -> EvidenceChain:
-        """Fit every detector on the training sentences (thresholds are left unset)."""
+    def fit_detectors(self, train: FeatureTables, corpus: str | None = None) -> EvidenceChain:
+        """Fit every detector on the training sentences (thresholds are left unset).
+
+        Training data a detector cannot fit on (one class only, no word labels) is an InputError
+        naming the training corpus and what to do."""
         self.detectors = {}
         self.timings = {}
         for name in self.detector_names:
             t0 = time.perf_counter()
             det = make_detector(name, self.random_state, **self.detector_params.get(name, {}))
-            self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
-                else det.fit(train.sentences)
+            try:
+                self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
+                    else det.fit(train.sentences)
+            except FitDataError as exc:
+                unsupervised = [n for n in ALL_DETECTORS if not DETECTORS[n].supervised]
+                where = f"training corpus {corpus!r}" if corpus else "the training data"
+                raise FitDataError(f"{where}: {exc} ({len(train.sentences)} sentences); give a training "
+                                   f"corpus with both supported and hallucinated answers (labels or spans), "
+                                   f"or choose only unsupervised detectors ({', '.join(unsupervised)})") from None
             self.timings[name] = time.perf_counter() - t0
         return self
 
@@ -304,11 +315,12 @@ class EvidenceChain:
         }
 
     def save(self, path: str | Path) -> Path:
-        """Write model.pkl (a pickle) and model.json (description and the sha256 of every file)."""
+        """Write model.skops (no pickle: see `modelfile`) and model.json (description and the
+        sha256 of every file)."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path / "model.pkl", pickle.dumps(self, protocol=5))
-        meta = self.describe() | {"files": _model_checksums(path)}
+        atomic_write_bytes(path / MODEL_FILE, dump_model(self))
+        meta = self.describe() | {"format": "skops", "files": checksums(path)}
         atomic_write_text(path / "model.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
         return path
 
@@ -316,17 +328,19 @@ class EvidenceChain:
     def load(cls, path: str | Path, cache: ParseCache | None = None) -> EvidenceChain:
         """Load a saved model after checking model.json's sha256 sums and feature schema.
 
-        model.pkl is a pickle: loading it runs code it contains, so load only models from a
-        trusted source. The checksums detect damage and edits after saving, not a malicious author.
+        Nothing in the files is executed: model.skops is read with a fixed list of trusted types
+        (`modelfile.trusted_types`); an old pickled model (model.pkl) is refused.
         """
         path = Path(path)
-        meta = _read_model_meta(path)
-        _verify_model_files(path, meta)
+        meta = read_meta(path)
+        verify_files(path, meta)
         if meta.get("feature_schema") != FEATURE_SCHEMA:
             raise IncompatibleModelError(
                 f"{path}: model was fitted with feature schema {meta.get('feature_schema')}, "
                 f"this version computes schema {FEATURE_SCHEMA}; refit the model")
-        model = _unpickle_model(path / "model.pkl")
+        model = load_model(path / MODEL_FILE)
+        if not isinstance(model, EvidenceChain):
+            raise ModelError(f"{path / MODEL_FILE} holds a {type(model).__name__}, not an EvidenceChain model")
         for name, det in model.detectors.items():
             saved = meta.get("detectors", {}).get(name, {}).get("features")
             if saved is not None:
@@ -337,6 +351,11 @@ class EvidenceChain:
         model.cache = cache
         if model.extractor is not None:
             model.extractor.cache = cache
+            model.extractor.load_neural()
+            needing = [n for n, d in model.detectors.items() if d.needs_checker]
+            if needing and model.extractor.checker is None:
+                raise ModelError(f"{path}: detector(s) {', '.join(needing)} need the learned checker "
+                                 f"{model.features.checker} ({model.extractor.checker_status})")
         return model
 
     def __getstate__(self):
@@ -355,57 +374,6 @@ class IncompatibleModelError(ModelError, ValueError):
 
 class MissingModelError(ModelError, FileNotFoundError):
     """The model directory or one of its files does not exist."""
-
-
-def _model_checksums(path: Path) -> dict[str, str]:
-    from .io import sha256_file
-
-    return {f.relative_to(path).as_posix(): sha256_file(f) for f in sorted(path.rglob("*"))
-            if f.is_file() and f.name != "model.json" and not f.name.startswith(".")}
-
-
-def _read_model_meta(path: Path) -> dict:
-    file = path / "model.json"
-    if not path.is_dir():
-        raise MissingModelError(f"no fitted model at {path} (expected a directory with model.json "
-                                f"and model.pkl, e.g. RUN_DIR/model)")
-    if not file.is_file():
-        raise MissingModelError(f"{file} does not exist: {path} is not a saved model directory")
-    try:
-        meta = json.loads(file.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{file} is damaged or unreadable ({exc}); refit or copy the model again") from exc
-    if not isinstance(meta, dict) or not isinstance(meta.get("files"), dict) or "model.pkl" not in meta["files"]:
-        raise ModelError(f"{file} lists no sha256 for model.pkl (damaged, or saved by an older "
-                         f"evidencechain); refit the model with `evidencechain run`")
-    return meta
-
-
-def _verify_model_files(path: Path, meta: dict) -> None:
-    from .io import sha256_file
-
-    for name, digest in meta["files"].items():
-        file = path / str(name)
-        if Path(str(name)).is_absolute() or ".." in Path(str(name)).parts:
-            raise ModelError(f"{path / 'model.json'} names a file outside the model directory: {name!r}")
-        if not file.is_file():
-            raise MissingModelError(f"{file} is missing (listed in {path / 'model.json'})")
-        if sha256_file(file) != digest:
-            raise ModelError(f"{file} does not match its sha256 in {path / 'model.json'} "
-                             f"(damaged, truncated or changed after saving); refit or copy the model again")
-
-
-def _unpickle_model(file: Path) -> EvidenceChain:
-    try:
-        with open(file, "rb") as handle:
-            model = pickle.load(handle)
-    except Exception as exc:  # any unpickling failure means an unusable file
-        raise ModelError(f"{file} cannot be loaded ({type(exc).__name__}: {exc}); it may come from an "
-                         f"incompatible evidencechain version: refit the model") from exc
-    if not isinstance(model, EvidenceChain):
-        raise ModelError(f"{file} holds a {type(model).__name__}, not an EvidenceChain model")
-    model.__dict__.setdefault("span_rules", {})  # saved before span rules existed: words as flagged
-    return model
 
 
 def _response_frame(sentences: pd.DataFrame) -> pd.DataFrame:

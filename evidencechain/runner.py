@@ -32,7 +32,7 @@ from .experiment import Stopwatch, write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.checker import checker_absent_reason
 from .features.retrieval import tfidf_columns
-from .io import check_output_dir, stable_hash, staged_directory, write_csv
+from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
 from .shift import feature_shift
@@ -210,6 +210,23 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
     return names, primary, dropped
 
 
+def _check_fit_classes(config: ExperimentConfig, corpora: dict, units: list) -> None:
+    """Stop before any feature extraction when supervised detectors would be fitted on answers of
+    one class only (every answer supported, or every one hallucinated without word labels)."""
+    supervised = [n for n in config.detectors.names if DETECTORS[n].supervised]
+    for unit in units if supervised else ():
+        fit = corpora[unit.fit].corpus
+        ids = set(unit.fit_ids)
+        labels = {r.hallucinated for r in fit.responses if r.id in ids}
+        if labels == {False} or (labels == {True} and not fit.span_labels):
+            kind = "supported" if labels == {False} else "hallucinated (and there are no word labels)"
+            unsupervised = [n for n in DETECTORS if not DETECTORS[n].supervised]
+            raise InputError(f"training corpus {unit.fit!r} ({config.path}): every one of its {len(ids)} training "
+                             f"answers is {kind}, so the supervised detectors ({', '.join(supervised)}) cannot "
+                             f"be fitted; add answers of the other kind, or list only unsupervised detectors "
+                             f"({', '.join(unsupervised)}) in [detectors] names")
+
+
 def _has_tiers(corpus: Corpus) -> bool:
     """Whether some answer's sentence gold marks a NO-INFO sentence (the audit corpus does)."""
     return any(getattr(g, "tier", "verifiable") == "no_info"
@@ -337,6 +354,8 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
     out = Path(out_dir or config.output_dir)
     inputs = (config.path, *config.input_paths, config.cache_dir)
     check_output_dir(out, inputs)
+    if config.cache_dir:
+        check_cache_dir(config.cache_dir, f"cache_dir in {config.path}")
     watch = Stopwatch()
     started = time.time()
     cache = ParseCache(Path(config.cache_dir) / "parse.sqlite") if config.cache_dir else None
@@ -347,6 +366,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
                 raise InputError(f"corpus {c.name!r} has no gold labels: nothing to evaluate "
                                  "(score unlabelled answers with `evidencechain detect`)")
         units = plan_units(config, corpora)
+        _check_fit_classes(config, corpora, units)
     store = TableStore(config, cache, progress, watch)
     family = _provenance_family(config, cache, progress)
     fitted: dict[tuple, dict] = {}
@@ -369,7 +389,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         with watch("fit"):
             key = (id(extractor), repr(sorted(params.items())))
             if key not in fitted:
-                fitted[key] = model.fit_detectors(train).detectors
+                fitted[key] = model.fit_detectors(train, corpus=unit.fit).detectors
             model.detectors = fitted[key]
             model.calibrate(calibration, span_labels="word" not in skipped)
         with watch("score"):

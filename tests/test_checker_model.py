@@ -285,3 +285,8 @@ def test_a_run_with_the_checker_reports_its_rows_and_columns(reference, tmp_path
     assert set(verdicts["checker"]) == {"rules", "learned checker"}
     per_checker = verdicts.groupby("checker")["triplets"].sum()
     assert per_checker["rules"] == per_checker["learned checker"] == sentences["n_triplets"].sum()
+    # the saved model holds the checker's directory, not the checker: loading reads it from there again
+    from evidencechain.model import EvidenceChain
+
+    loaded = EvidenceChain.load(next(out.rglob("model.skops")).parent)
+    assert loaded.extractor.checker is not None and "EvidenceChain_NLI" in loaded.detectors

@@ -123,7 +123,7 @@ def test_run_replaces_its_own_earlier_output(tmp_path):
                      "--source-info-jsonl", str(tmp_path / "data" / "source_info.jsonl"), "-q"])
     assert code == 0
     assert not (out / "old.csv").exists() and (out / "run.json").is_file() and (out / MARKER).is_file()
-    model = next(out.rglob("model.pkl")).parent
+    model = next(out.rglob("model.skops")).parent
     data = (tmp_path / "data" / "response.jsonl", tmp_path / "data" / "source_info.jsonl")
     for _ in range(2):  # the second detect replaces its own earlier output
         assert cli.main(_detect(model, tmp_path / "scores", data)) == 0
@@ -154,25 +154,25 @@ def test_detect_refuses_to_replace_its_model(capsys, model_dir, ragtruth_paths):
     _fails(capsys, _detect(model_dir, model_dir, ragtruth_paths), "input")
 
 
-@pytest.mark.parametrize("damage", ["truncated pkl", "edited pkl", "broken json"])
+@pytest.mark.parametrize("damage", ["truncated model", "edited model", "broken json"])
 def test_detect_names_a_damaged_model_file(capsys, tmp_path, model_dir, ragtruth_paths, damage):
-    pkl, meta = model_dir / "model.pkl", model_dir / "model.json"
-    if damage == "truncated pkl":
-        pkl.write_bytes(pkl.read_bytes()[:100])
-    elif damage == "edited pkl":
-        pkl.write_bytes(pkl.read_bytes() + b"\x00")
+    file, meta = model_dir / "model.skops", model_dir / "model.json"
+    if damage == "truncated model":
+        file.write_bytes(file.read_bytes()[:100])
+    elif damage == "edited model":
+        file.write_bytes(file.read_bytes() + b"\x00")
     else:
         meta.write_text(meta.read_text()[:40])
-    name = "model.json" if damage == "broken json" else "model.pkl"
+    name = "model.json" if damage == "broken json" else "model.skops"
     _fails(capsys, _detect(model_dir, tmp_path / "scores", ragtruth_paths), str(model_dir / name))
     assert not (tmp_path / "scores").exists()
 
 
-def test_detect_help_says_models_are_trusted_code(capsys):
+def test_detect_help_says_models_run_no_code(capsys):
     with pytest.raises(SystemExit):
         cli.main(["detect", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "pickle" in text and "trusted source" in text and "runs code" in text
+    assert "runs no code" in text and "trusted types" in text and "model.pkl" in text
 
 
 # ---------------------------------------------------------------- data audit

@@ -83,7 +83,7 @@ def test_a_damaged_cached_model_is_rebuilt(cache_root, tmp_path, monkeypatch, ca
     root = tmp_path / "cache"
     shutil.copytree(cache_root / "models", root / "models")
     model = next((root / "models").glob("default-*"))
-    (model / "model.pkl").write_bytes(b"damaged")
+    (model / "model.skops").write_bytes(b"damaged")
     built = []
 
     def rebuild(out, pipeline="auto"):  # stands in for the 30 s build: copy the good model

@@ -54,9 +54,9 @@ def spied_run(audit_dir, tmp_path_factory):
         seen["extractor_fit"].append({r.source_id for r in corpus.responses})
         return original_fit(self, corpus, progress)
 
-    def fit_detectors(self, train):
+    def fit_detectors(self, train, corpus=None):
         seen["fit_detectors"].append(set(train.sentences.source_id))
-        return original_fit_detectors(self, train)
+        return original_fit_detectors(self, train, corpus)
 
     def calibrate(self, calibration, span_labels=True):
         seen["calibrate"].append(set(calibration.sentences.source_id))
@@ -83,7 +83,7 @@ def test_run_writes_every_output(spied_run):
                                                                       "test": 252}
     assert run["inputs"] and all(len(h) == 64 for h in run["inputs"].values())
     assert "spacy_pipeline" in run["components"] and "embedding_model" in run["components"]
-    assert (out / "model" / "model.pkl").exists()
+    assert (out / "model" / "model.skops").exists()
     word = pd.read_csv(out / "metrics_word.csv")
     assert list(word.method) == ["Lexical", "BM25", "TFIDF", "NLI_Rules", "EvidenceChain_LR",
                                  "EvidenceChain_RF", "EvidenceChain_Token", "RefChecker", "RAGHalu"]

@@ -925,15 +925,15 @@ def test_known_config_holes_are_config_errors(tmp_path, case):
 # =========================================================================== 5. no partial output
 
 MODEL_DAMAGE = st.one_of(
-    st.tuples(st.sampled_from(["model.pkl", "model.json"]), st.just("truncate"), st.integers(0, 10**6)),
-    st.tuples(st.sampled_from(["model.pkl", "model.json"]), st.just("flip"), st.integers(0, 10**6),
+    st.tuples(st.sampled_from(["model.skops", "model.json"]), st.just("truncate"), st.integers(0, 10**6)),
+    st.tuples(st.sampled_from(["model.skops", "model.json"]), st.just("flip"), st.integers(0, 10**6),
               st.integers(1, 255)),
-    st.tuples(st.sampled_from(["model.pkl", "model.json"]), st.just("append"), st.binary(min_size=1, max_size=8)),
-    st.tuples(st.sampled_from(["model.pkl", "model.json"]), st.just("delete")),
-    st.tuples(st.sampled_from(["model.pkl", "model.json"]), st.just("replace"), st.binary(max_size=64)),
+    st.tuples(st.sampled_from(["model.skops", "model.json"]), st.just("append"), st.binary(min_size=1, max_size=8)),
+    st.tuples(st.sampled_from(["model.skops", "model.json"]), st.just("delete")),
+    st.tuples(st.sampled_from(["model.skops", "model.json"]), st.just("replace"), st.binary(max_size=64)),
     st.tuples(st.just("model.json"), st.just("json"), st.sampled_from([
-        {"files": {}}, {"files": {"model.pkl": "0" * 64}}, {"files": {"model.pkl": None}}, {"files": []},
-        {"files": {"model.pkl": "x", "../outside": "y"}}, {"files": {"model.pkl": "x", "/etc/passwd": "y"}},
+        {"files": {}}, {"files": {"model.skops": "0" * 64}}, {"files": {"model.skops": None}}, {"files": []},
+        {"files": {"model.skops": "x", "../outside": "y"}}, {"files": {"model.skops": "x", "/etc/passwd": "y"}},
         {"feature_schema": 999}, {"feature_schema": None}, [], "text", None])),
 )
 

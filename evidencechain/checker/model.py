@@ -212,7 +212,7 @@ def read_meta(out_dir: str | Path) -> dict:
         raise NeuralUnavailable(f"no trained checker at {out_dir}: {CHECKER_FILE} is missing")
     try:
         meta = json.loads(path.read_text("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise NeuralUnavailable(f"{path}: damaged ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or "sha256" not in meta:
         raise NeuralUnavailable(f"{path}: not a checker.json of format {FORMAT}")

@@ -40,7 +40,7 @@ def read_card(model_dir: str | Path) -> dict | None:
         return None
     try:
         return json.loads(path.read_text("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ResultError(f"{path}: damaged model card ({exc})") from None
 
 

@@ -22,11 +22,15 @@ from typing import Any
 
 from ..errors import ConfigError, InputError
 from .ragtruth import (
+    _TOO_DEEP,
+    MAX_EVIDENCE_CHARS,
     MAX_PROBLEMS,
     DataValidationError,
     _Collector,
+    answer_over_limit,
     check_values,
     decode_line,
+    evidence_over_limit,
     is_finite_number,
     short_repr,
 )
@@ -36,6 +40,8 @@ SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info
               **{t.lower(): t for t in LABEL_TYPES}}
 DEFAULT_SPAN_TYPE = "Evident Baseless Info"
 LABEL_VALUES = {"0": 0, "1": 1, "false": 0, "true": 1}
+CSV_CELL_LIMIT = MAX_EVIDENCE_CHARS
+"""Longest CSV cell read (the csv module's default, 131,072, would refuse a long article)."""
 
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -75,6 +81,8 @@ def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
 def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
     """(first line of the record, row without empty cells) for each CSV record."""
     path = Path(path)
+    limit = csv.field_size_limit(CSV_CELL_LIMIT)
+    start = 1
     try:
         with _open_bytes(path) as raw:
             text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
@@ -90,8 +98,14 @@ def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
                     continue
                 yield number, {k: v for k, v in row.items()
                                if v is not None and (v != "" or k in ("answer", "context"))}
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error, zlib.error) as exc:
+    except csv.Error as exc:
+        why = (f"a cell is longer than {CSV_CELL_LIMIT:,} characters (MAX_EVIDENCE_CHARS); shorten it"
+               if "field limit" in str(exc) else f"malformed CSV: {exc}")
+        out.add(start, "-", f"{why} (the rest of the file is not read)")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
         out.add(0, "-", f"cannot read CSV: {exc}")
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
@@ -103,11 +117,17 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
             row["context"] = json.loads(context)
         except json.JSONDecodeError:
             pass
+        except RecursionError:
+            out.add(line, "context", _TOO_DEEP)
+            return None
     if "spans" in row:
         try:
             row["spans"] = json.loads(row["spans"])
         except json.JSONDecodeError as exc:
             out.add(line, "spans", f"malformed JSON: {exc.msg} (column {exc.colno})")
+            return None
+        except RecursionError:
+            out.add(line, "spans", _TOO_DEEP)
             return None
     try:
         row["temperature"] = float(row.get("temperature", 0.0))
@@ -183,6 +203,16 @@ def _check_types(row: dict, line: int, out: _Collector) -> bool:
     return len(out.problems) == before
 
 
+def _within_limits(row: dict, line: int, out: _Collector) -> bool:
+    """The answer within MAX_RESPONSE_CHARS and the context within MAX_EVIDENCE_CHARS."""
+    before = len(out.problems)
+    for field, why in (("answer", answer_over_limit(row["answer"])),
+                       ("context", evidence_over_limit(row["context"]))):
+        if why:
+            out.add(line, field, why)
+    return len(out.problems) == before
+
+
 def _gold(row: dict, line: int, out: _Collector) -> tuple[tuple[Label, ...], int | None] | None:
     """(spans, response label) of a record; a missing label follows the spans if any."""
     labels = _spans(row["spans"], row["answer"], line, out) if "spans" in row else ()
@@ -218,21 +248,24 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
     source_of: dict[tuple[str, str | None], str] = {}
     responses: list[Response] = []
     first_line: dict[str, int] = {}
+    implicit: set[str] = set()
     every_label = every_span = True
     for line, row in read_csv(path, out) if is_csv else read_jsonl(path, out):
         row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
         if is_csv:
             row = _csv_row(row, line, out)
-        if row is None or not _check_types(row, line, out):
+        if row is None or not _check_types(row, line, out) or not _within_limits(row, line, out):
             continue
         context, gold = _context(row["context"], line, out), _gold(row, line, out)
         if context is None or gold is None:
             continue
         rid = str(row.get("id", line))
         if rid in first_line:
-            out.add(line, "id", f"duplicate id {rid!r} (first on line {first_line[rid]})")
+            out.add(line, "id", _duplicate(rid, line, first_line[rid], "id" in row, rid in implicit))
             continue
         first_line[rid] = line
+        if "id" not in row:
+            implicit.add(rid)
         every_span &= "spans" in row
         every_label &= gold[1] is not None
         question = row.get("question") or None
@@ -250,6 +283,17 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
         raise DataValidationError(out.problems[:MAX_PROBLEMS], total=len(out.problems))
     return Corpus(name=name, sources=sources, responses=responses, filtered={},
                   span_labels=every_span, labelled=every_label)
+
+
+def _duplicate(rid: str, line: int, first: int, given: bool, first_implicit: bool) -> str:
+    """The message for an id used twice, saying where a line-number default comes in."""
+    if not given:
+        return (f"duplicate id {rid!r}: this record has no 'id', so its id is its line number, which "
+                f"line {first} already uses; give every record an explicit 'id'")
+    if first_implicit:
+        return (f"duplicate id {rid!r}: line {first} has no 'id' and takes its line number {rid} as id; "
+                f"give every record an explicit 'id'")
+    return f"duplicate id {rid!r} (first on line {first}); ids must be unique"
 
 
 def _stem(path: Path) -> str:

@@ -31,12 +31,26 @@ MAX_PROBLEMS = 50
 MAX_RESPONSE_CHARS = 1_000_000
 
 
+def evidence_over_limit(value: Any) -> str | None:
+    """Why `value` (evidence: a string, a list or a record) is over MAX_EVIDENCE_CHARS, or None."""
+    chars = _text_chars(value)
+    if chars <= MAX_EVIDENCE_CHARS:
+        return None
+    return f"{chars:,} characters of evidence; the limit is {MAX_EVIDENCE_CHARS:,} (MAX_EVIDENCE_CHARS)"
+
+
+def answer_over_limit(text: str) -> str | None:
+    """Why an answer is over MAX_RESPONSE_CHARS, or None."""
+    if len(text) <= MAX_RESPONSE_CHARS:
+        return None
+    return f"{len(text):,} characters; answers are limited to {MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)"
+
+
 def check_answer_text(text: str, where: str) -> None:
     """An answer given in code (API, detect records) is scorable: within MAX_RESPONSE_CHARS and
     writable as UTF-8; otherwise an InputError naming `where` and the field."""
-    if len(text) > MAX_RESPONSE_CHARS:
-        raise InputError(f"{where}: {len(text):,} characters; answers are limited to "
-                         f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
+    if answer_over_limit(text):
+        raise InputError(f"{where}: {answer_over_limit(text)}")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -242,10 +256,8 @@ def _parse_source(row: dict, line: int, out: _Collector) -> Source | None:
         out.add(line, "source_info", "missing")
     else:
         _check_source_info(row.get("task_type"), row["source_info"], line, out)
-        chars = _text_chars(row["source_info"])
-        if chars > MAX_EVIDENCE_CHARS:
-            out.add(line, "source_info", f"{chars:,} characters of evidence; the limit is "
-                                         f"{MAX_EVIDENCE_CHARS:,} (MAX_EVIDENCE_CHARS)")
+        if evidence_over_limit(row["source_info"]):
+            out.add(line, "source_info", evidence_over_limit(row["source_info"]))
     if len(out.problems) > before:
         return None
     extra = {k: v for k, v in row.items()

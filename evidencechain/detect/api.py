@@ -55,8 +55,11 @@ class Detector:
         path = ensure_default_model(pipeline, root, quiet=quiet)
         try:
             model = _load(path, root if parse_cache else None)
-        except ModelError:  # a damaged cached copy: build it again, once
+        except ModelError as exc:  # a damaged, foreign or old cached copy: build it again, once
             import shutil
+            if not quiet:
+                print(f"evidencechain: the cached default model is unusable ({exc}); rebuilding it",
+                      file=sys.stderr, flush=True)
             shutil.rmtree(path, ignore_errors=True)
             path = ensure_default_model(pipeline, root, quiet=quiet)
             model = _load(path, root if parse_cache else None)
@@ -67,7 +70,7 @@ class Detector:
     def load(cls, path: str | Path, detector: str | None = None, device: str = "cpu",
              cache_dir: str | Path | None = None, parse_cache: bool = True,
              batch_size: int = BATCH_SIZE) -> Detector:
-        """Any fitted model directory (RUN/model). It holds a pickle: load only trusted models."""
+        """Any fitted model directory (RUN/model); nothing in it is executed (see `modelfile`)."""
         from .default import cache_dir as user_cache
         from .default import read_card
 

@@ -45,10 +45,12 @@ def _check_inputs(args) -> tuple[str, ...]:
 
 
 def run_detect(args) -> int:
+    from ..io import check_cache_dir
     from .default import cache_dir
 
     inputs = _check_inputs(args)
-    cache_root = Path(args.cache_dir) if getattr(args, "cache_dir", None) else cache_dir()
+    cache_root = check_cache_dir(args.cache_dir) if getattr(args, "cache_dir", None) else \
+        check_cache_dir(cache_dir(), "EVIDENCECHAIN_CACHE_DIR (or --cache-dir)")
     if _streaming(args):
         return _run_stream(args, inputs, cache_root)
     if legacy_tables(args):

@@ -8,10 +8,9 @@ support, and do not transfer); thresholds on the calibration split. The detector
 reports is chosen on the calibration split too (`choose_detector`). The audit test split is
 scored once for the model card (`card.json`): a synthetic test bed, not a benchmark.
 
-Why built and not shipped: the model is a pickle of scikit-learn estimators (about 2.4 MB),
-which is neither portable across scikit-learn versions nor reviewable; the recipe is
-deterministic and takes about a minute on 2 cores (card.json: build_seconds), so every install
-builds its own copy.
+Why built and not shipped: the model is a skops file of scikit-learn estimators (about 2 MB),
+which is not portable across scikit-learn versions; the recipe is deterministic and takes about
+a minute on 2 cores (card.json: build_seconds), so every install builds its own copy.
 
 Cache: `cache_dir()/models/default-<key>/`, where `cache_dir()` is `$EVIDENCECHAIN_CACHE_DIR`,
 else `$XDG_CACHE_HOME/evidencechain`, else `~/.cache/evidencechain`, and `<key>` is a hash of
@@ -140,7 +139,7 @@ def _lock(path: Path):
 
 
 def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
-    """Fit the default model into `out` (model.pkl, model.json with checksums, card.json)."""
+    """Fit the default model into `out` (model.skops, model.json with checksums, card.json)."""
     from ..data.audit import generate_audit_corpus
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
@@ -212,6 +211,6 @@ def read_card(model_dir: str | Path) -> dict:
         return {}
     try:
         card = json.loads(file.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ModelError(f"{file} is damaged ({exc}); delete {Path(model_dir)} to rebuild it") from exc
     return card if isinstance(card, dict) else {}

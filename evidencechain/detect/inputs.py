@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..data.plain import _source, load_plain, plain_format
-from ..data.ragtruth import DataValidationError, check_answer_text
+from ..data.ragtruth import DataValidationError, check_answer_text, evidence_over_limit
 from ..data.records import Corpus, Response
 from ..errors import ConfigError, InputError
 
@@ -42,6 +42,8 @@ def _check_record(record: Mapping, where: str) -> tuple[str | list[str], str | N
                          f"got {type(context).__name__}")
     if not "".join(context).strip():
         raise InputError(f"{where}: field 'context': empty: no evidence to check the answer against")
+    if evidence_over_limit(context):
+        raise InputError(f"{where}: field 'context': {evidence_over_limit(context)}")
     if not isinstance(answer, str):
         raise InputError(f"{where}: field 'answer': expected a string, got "
                          f"{'nothing' if answer is None else type(answer).__name__}")
@@ -54,8 +56,16 @@ def _check_record(record: Mapping, where: str) -> tuple[str | list[str], str | N
     return context, question or None, answer
 
 
+class RecordsTypeError(ConfigError, TypeError):
+    """`predict_batch` was given something other than an iterable of record dicts."""
+
+
 def records_to_corpus(records: Iterable[Mapping], name: str = "records") -> tuple[Corpus, list[str]]:
     """A Corpus of plain records ({context, question?, answer, id?}) and the id of each record."""
+    if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        hint = " (one record: pass [record], or use predict)" if isinstance(records, Mapping) else ""
+        raise RecordsTypeError(f"records must be a list (or other iterable) of dicts with 'context', "
+                               f"'answer' and optional 'question', 'id'; got {type(records).__name__}{hint}")
     sources, source_of, responses, ids = {}, {}, [], []
     for k, record in enumerate(records):
         context, question, answer = _check_record(record, f"records[{k}]")
@@ -76,7 +86,7 @@ def _peek(path: Path) -> tuple[int, dict] | None:
                 if raw.strip():
                     row = json.loads(raw.decode("utf-8-sig"))
                     return (number, row) if isinstance(row, dict) else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # the loader reports what is wrong with the line
         return None
     return None
 

@@ -1,21 +1,23 @@
 """Where `detect` writes: JSONL records, the terminal view, and output files that are safe.
 
 Output files (`--out FILE`, `--html FILE`): an existing file is never replaced unless `--force`
-is given, an input file never (not even with `--force`), and a directory or a symbolic link
-never; the file is written beside its final path under a hidden temporary name, line by line
-as answers are scored, and renamed into place only when every answer is written, so an
-interrupted or failed run leaves no partial file and the earlier file intact.
+is given, an input file never (not even with `--force`), and anything but a regular file (a
+directory, a symbolic link, a device, a FIFO, a socket) never; the file is written beside its
+final path under a hidden temporary name, line by line as answers are scored, and renamed into
+place only when every answer is written, so an interrupted or failed run leaves no partial file
+and the earlier file intact.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import OutputError
-from ..io import _umask
+from ..io import _umask, check_parent_is_directory
 from .results import DetectionResult
 
 
@@ -27,6 +29,9 @@ def check_output_file(path: str | Path, force: bool = False, inputs: Iterable[st
         raise OutputError(f"{what} {path} is a symbolic link; give a plain file path")
     if final.is_dir():
         raise OutputError(f"{what} {path} is a directory; give a file path (e.g. {Path(path) / 'results.jsonl'})")
+    if final.exists() and not final.is_file():
+        raise OutputError(f"{what} {path} is not a regular file (a device, FIFO or socket); evidencechain "
+                          f"replaces only regular files, even with --force: give a plain file path")
     for item in inputs:
         if item in (None, "", "-"):
             continue
@@ -39,6 +44,7 @@ def check_output_file(path: str | Path, force: bool = False, inputs: Iterable[st
     parent = final.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
+    check_parent_is_directory(f"{what} {path}", final)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{what} {path} is not writable: {parent} is read-only")
     return final
@@ -97,6 +103,16 @@ def use_colour(choice: str, stream) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with control characters (escape sequences, bidi overrides) written out as \\x1b or
+    \\u202e, so nothing from an input reaches the terminal as a command; newlines and tabs stay."""
+    text = text.replace("\r\n", "\n")
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def _paint(text: str, style: str, colour: bool) -> str:
     return f"{STYLE[style]}{text}{RESET}" if colour else text
 
@@ -107,19 +123,19 @@ def highlighted(answer: str, result: DetectionResult, colour: bool) -> str:
     for span in result.spans:
         if span.start < at:
             continue
-        out.append(answer[at:span.start])
-        piece = answer[span.start:span.end]
+        out.append(terminal_safe(answer[at:span.start]))
+        piece = terminal_safe(answer[span.start:span.end])
         style = "high" if span.confidence >= 0.5 and span.level == "word" else "low"
         out.append(_paint(piece, style, colour) if colour else f"[[{piece}]]")
         at = span.end
-    out.append(answer[at:])
+    out.append(terminal_safe(answer[at:]))
     return "".join(out)
 
 
 def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> str:
     """A few readable lines per answer for the terminal (`--format pretty`); sentences `[N]` and
     passages are numbered from 0, as in the JSON record (passage 0 is context[0])."""
-    head = (f"── {result.id}  " + _paint(result.verdict.upper(), result.verdict, colour)
+    head = (f"── {terminal_safe(result.id)}  " + _paint(result.verdict.upper(), result.verdict, colour)
             + f"  risk {result.risk:.2f} (threshold {result.threshold:.2f}, {result.detector})")
     lines = [head]
     if result.question:
@@ -140,12 +156,12 @@ def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> s
         lines.append(f"   span [{span.start}:{span.end}] \"{_clip(span.text, 60)}\" confidence "
                      f"{span.confidence:.2f} ({span.level}{kind})")
     if result.note:
-        lines.append(f"   note: {result.note}")
+        lines.append(f"   note: {terminal_safe(result.note)}")
     return "\n".join(lines) + "\n\n"
 
 
 def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
+    text = " ".join(terminal_safe(text).split())
     return text if len(text) <= width else text[:width - 1] + "…"
 
 

@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import time
 from array import array
@@ -350,6 +351,10 @@ class PartitionStore:
             path = self.dir / entry.get("file", "")
             if entry.get("file") in self.names and path.is_file() and sha256_file(path) == entry.get("sha256"):
                 self.done[entry["index"]] = entry
+            elif entry.get("file") in self.names and path.is_file():
+                print(f"evidencechain: {path} changed since it was written (its sha256 is not the one "
+                      f"in {MANIFEST}); scoring that partition again replaces it", file=sys.stderr,
+                      flush=True)
         self._write_manifest()
 
     def todo(self) -> set[int]:
@@ -392,7 +397,7 @@ class PartitionStore:
             meta = json.loads((self.dir / MANIFEST).read_text("utf-8"))
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise OutputError(f"{self.dir / MANIFEST} is damaged ({exc}); delete the directory to start "
                               f"over") from None
         return meta if isinstance(meta, dict) else None
@@ -411,11 +416,19 @@ class PartitionStore:
         _durable_write(self.dir, MARKER, (json.dumps(meta, indent=1) + "\n").encode())
 
     def _remove(self, old: dict) -> None:
-        """--force over another run: remove only the files that run's manifest recorded."""
-        for entry in old.get("partitions", []):
-            name = str(entry.get("file", ""))
-            if name.startswith("part-") and "/" not in name:
-                (self.dir / name).unlink(missing_ok=True)
+        """--force over another run: remove only the files that run's manifest recorded, and only
+        while they hold what it wrote (an edited file stops the command, named)."""
+        names = [str(e.get("file", "")) for e in old.get("partitions", [])]
+        owned = {n: e.get("sha256") for n, e in zip(names, old.get("partitions", []))
+                 if n.startswith("part-") and "/" not in n}
+        changed = [n for n, digest in owned.items()
+                   if (self.dir / n).is_file() and sha256_file(self.dir / n) != digest]
+        if changed:
+            more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+            raise OutputError(f"{self.dir / changed[0]} changed since evidencechain wrote it{more}; --force "
+                              f"would delete it: move it away first")
+        for name in owned:
+            (self.dir / name).unlink(missing_ok=True)
         (self.dir / MANIFEST).unlink(missing_ok=True)
 
     def _clean_stale(self) -> None:

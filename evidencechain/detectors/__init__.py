@@ -2,7 +2,7 @@
 and RAGHalu-style systems."""
 from __future__ import annotations
 
-from .base import Detector
+from .base import Detector, FitDataError
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .nli import EvidenceChainNLI
 from .refchecker import RefChecker, RefCheckerNLI
@@ -43,6 +43,7 @@ __all__ = [
     "DETECTORS",
     "TFIDF",
     "Detector",
+    "FitDataError",
     "EvidenceChainLR",
     "EvidenceChainNLI",
     "EvidenceChainRF",

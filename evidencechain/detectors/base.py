@@ -4,7 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ..wordlevel import token_risk
+
+
+class FitDataError(InputError):
+    """The training tables cannot fit a detector (one class only, no word labels, no tiers)."""
 
 
 class Detector:

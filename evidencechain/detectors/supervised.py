@@ -11,7 +11,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from ..features.table import feature_columns
 from ..text.parallel import workers
-from .base import Detector
+from .base import Detector, FitDataError
 
 DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
 
@@ -46,7 +46,7 @@ class _Supervised(Detector):
         self._check_columns(sentences)
         y = sentences["label"].to_numpy()
         if len(np.unique(y)) < 2:
-            raise ValueError(f"{self.name}: training data has a single class; cannot fit")
+            raise FitDataError(f"{self.name}: training data has a single class; cannot fit")
         self.pipeline = Pipeline([("encode", self._encoder()), ("classify", self._classifier())])
         self.pipeline.fit(sentences[self.features], y)
         return self

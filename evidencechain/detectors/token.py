@@ -15,6 +15,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from threadpoolctl import threadpool_limits
 
 from ..features.tokens import token_features
+from .base import FitDataError
 from .supervised import EvidenceChainLR
 
 SENTENCE_GROUPS = ("lexical", "retrieval", "mismatch")
@@ -37,12 +38,12 @@ class EvidenceChainToken(EvidenceChainLR):
     def fit(self, sentences: pd.DataFrame, tokens: pd.DataFrame | None = None) -> EvidenceChainToken:
         super().fit(sentences)
         if tokens is None or not len(tokens) or (tokens["label"] < 0).any():
-            raise ValueError(f"{self.name} needs word labels to fit; the training tables have none")
+            raise FitDataError(f"{self.name} needs word labels to fit; the training tables have none")
         words = tokens["is_punct"].to_numpy() == 0
         x = token_features(tokens, sentences, self.score_sentences(sentences))[words]
         y = tokens["label"].to_numpy()[words]
         if len(np.unique(y)) < 2:
-            raise ValueError(f"{self.name}: training words have a single class; cannot fit")
+            raise FitDataError(f"{self.name}: training words have a single class; cannot fit")
         self.token_columns = list(x.columns)
         self.token_model = HistGradientBoostingClassifier(
             max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,

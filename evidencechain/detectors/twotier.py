@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .base import FitDataError
 from .supervised import EvidenceChainLR
 from .token import SENTENCE_GROUPS
 
@@ -37,7 +38,7 @@ class RAGHalu(EvidenceChainLR):
 
         gold = sentences[NO_INFO_COLUMN].to_numpy() if NO_INFO_COLUMN in sentences else np.full(len(sentences), -1)
         if not (gold == 1).any() or not (gold == 0).any():
-            raise ValueError(f"{self.name} needs sentences labelled NO-INFO and VERIFIABLE to fit tier 1")
+            raise FitDataError(f"{self.name} needs sentences labelled NO-INFO and VERIFIABLE to fit tier 1")
         known = gold >= 0
         texts = sentences["text"].astype(str).to_numpy()
         self.tier_model = TierClassifier(random_state=self.random_state, C=self.tier_C).fit(

@@ -69,13 +69,23 @@ def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_
         if start < lo or end > hi:
             continue
         seen += 1
-        norm = normalise_entity(parsed.text[start:end])
-        if not norm or norm in evidence_text_lower:
-            continue
-        idx = parsed.tokens_in(start, end)
-        words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i]]
-        if words and all(w in evidence_vocab for w in words):
-            continue
-        absent += 1
-        mask[idx] = True
+        idx = absent_entity_tokens(parsed, start, end, evidence_text_lower, evidence_vocab)
+        if idx is not None:
+            absent += 1
+            mask[idx] = True
     return mask, seen, absent
+
+
+def absent_entity_tokens(parsed: ParsedText, start: int, end: int, evidence_text_lower: str,
+                         evidence_vocab: set[str]) -> np.ndarray | None:
+    """Token indices of the entity at [start, end) when the evidence does not mention it, else None."""
+    norm = normalise_entity(parsed.text[start:end])
+    if not norm or norm in evidence_text_lower:
+        return None
+    lo = int(np.searchsorted(parsed.ends, parsed.ends.dtype.type(start), side="right"))
+    hi = int(np.searchsorted(parsed.starts, parsed.starts.dtype.type(end)))
+    idx = np.arange(lo, max(lo, hi))
+    words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i]]
+    if words and all(w in evidence_vocab for w in words):
+        return None
+    return idx

@@ -27,8 +27,10 @@ class EvidenceIndex:
 def content_indices(parsed: ParsedText, lo: int = 0, hi: int | None = None) -> np.ndarray:
     """Token indices of content words (not punctuation, not stop words) within [lo, hi)."""
     hi = len(parsed.text) if hi is None else hi
-    keep = (~parsed.is_punct) & (~parsed.is_stop) & (parsed.starts >= lo) & (parsed.ends <= hi)
-    return np.flatnonzero(keep)
+    # tokens are in text order: those inside [lo, hi) are one slice, found by binary search
+    a = int(np.searchsorted(parsed.starts, parsed.starts.dtype.type(lo)))
+    b = max(a, int(np.searchsorted(parsed.ends, parsed.ends.dtype.type(hi), side="right")))
+    return a + np.flatnonzero(~parsed.is_punct[a:b] & ~parsed.is_stop[a:b])
 
 
 def terms(parsed: ParsedText, idx: np.ndarray) -> list[str]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -12,8 +13,8 @@ from tqdm.auto import tqdm
 from ..data.records import Corpus, Response
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from ..text.spans import token_labels
-from .entities import absent_entity_mask
-from .evidence import EvidenceIndex, build_indices, content_indices, terms
+from .entities import absent_entity_tokens, entity_spans
+from .evidence import EvidenceIndex, build_indices, terms
 from .metadata import metadata_columns
 from .numeric import absent_number_mask
 from .response import RESPONSE_FEATURES, add_response_features
@@ -157,6 +158,14 @@ class FeatureExtractor:
         self._load_checker()
         return self
 
+    def load_neural(self) -> None:
+        """Load the embedder and the learned checker from the directories the config names (a
+        saved model holds their names, not the models)."""
+        if self.config.embedding_model:
+            from .neural import EmbeddingScorer
+            self.embedder = EmbeddingScorer(self.config.embedding_model)
+        self._load_checker()
+
     def _load_checker(self) -> None:
         from .checker import load_checker_features
 
@@ -275,19 +284,31 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
     labels = token_labels(doc, [(lab.start, lab.end) for lab in response.labels])
     entity_absent = np.zeros(n, dtype=bool)
     sentence_of = np.full(n, -1)
+    entities = sorted(entity_spans(doc))
+    entity_starts = [e[0] for e in entities]
     rows = []
-    for k, (start, end) in enumerate(_sentence_spans(doc)):
-        in_sentence = (doc.starts >= start) & (doc.starts < end)
+    # each sentence reads only its own slice of tokens and entities: linear in the answer's length
+    spans = _sentence_spans(doc)
+    bounds = np.searchsorted(doc.starts, np.asarray(spans, dtype=doc.starts.dtype).reshape(-1, 2)).tolist()
+    for k, ((start, end), (a, b)) in enumerate(zip(spans, bounds)):
+        in_sentence = slice(a, b)
         sentence_of[in_sentence] = k
-        idx = content_indices(doc, start, end)
+        idx = a + np.flatnonzero(content[in_sentence] & (doc.ends[in_sentence] <= end))
         chunk_overlap = np.array([
             np.mean([(doc.lower[i] in s) or (doc.lemma[i] in s) for i in idx]) if len(idx) else 0.0
             for s in index.chunk_sets])
         bm25 = index.bm25.scores(terms(doc, idx))
-        ent_mask, ents_seen, ents_absent = absent_entity_mask(doc, (start, end), index.text_lower, index.vocab)
-        entity_absent |= ent_mask
+        ents_seen = ents_absent = 0
+        for e in range(bisect_left(entity_starts, start), bisect_left(entity_starts, end)):
+            if entities[e][1] > end:
+                continue
+            ents_seen += 1
+            hit = absent_entity_tokens(doc, entities[e][0], entities[e][1], index.text_lower, index.vocab)
+            if hit is not None:
+                ents_absent += 1
+                entity_absent[hit] = True
         gold_chunk, gold_supported, no_info = _gold_chunk(response, start, end)
-        words = in_sentence & ~doc.is_punct
+        words = a + np.flatnonzero(~doc.is_punct[in_sentence])
         rows.append({
             "response_id": response.id,
             "source_id": response.source_id,
@@ -295,7 +316,7 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
             "start": start,
             "end": end,
             "text": doc.text[start:end],
-            "n_tokens": int(words.sum()),
+            "n_tokens": len(words),
             "n_content": len(idx),
             "coverage": float(covered[idx].mean()) if len(idx) else 1.0,
             "novel_count": int(novel[in_sentence].sum()),
@@ -303,11 +324,11 @@ def _response_features(response: Response, doc: ParsedText, index: EvidenceIndex
             "overlap_chunk": int(chunk_overlap.argmax()) if len(chunk_overlap) else -1,
             "bm25_max": float(bm25.max()) if len(bm25) else 0.0,
             "bm25_chunk": int(bm25.argmax()) if len(index.chunk_sets) else -1,
-            "numbers_count": int((has_number & in_sentence).sum()),
-            "numeric_mismatch": int((number_absent & in_sentence).sum()),
+            "numbers_count": int(has_number[in_sentence].sum()),
+            "numeric_mismatch": int(number_absent[in_sentence].sum()),
             "entities_count": ents_seen,
             "entity_mismatch": ents_absent,
-            "label": int(labels[words].max()) if span_labels and words.any() else
+            "label": int(labels[words].max()) if span_labels and len(words) else
                      (int(response.hallucinated) if not span_labels else 0),
             "response_label": int(response.hallucinated),
             "gold_chunk": gold_chunk,
