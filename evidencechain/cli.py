@@ -279,6 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "output; never a directory of other files)")
     calibrate.add_argument("--model", metavar="BASE_MODEL_DIR", help="the model to calibrate (default: the "
                                                                      "default model). " + MODEL_HELP)
+    calibrate.add_argument("--detector", help="report this detector of the model after calibration (default: "
+                                              "the one with the best cross-validated verdict F1 on your answers)")
     calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (5; at least 2)")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (17)")
     calibrate.add_argument("--cache-dir", help="cache directory of the default model and the parses (as detect)")

@@ -4,15 +4,20 @@
 
 Input: the plain `detect` records plus `hallucinated` (true/false) and optional `spans`
 (character offsets into the answer), or RAGTruth-format files. The base model (the default
-model, or `--model`) keeps its features and fitted detectors; `EvidenceChain.calibrate` chooses
-again, on the labelled answers only, every detector's own calibration choices and response
-threshold; the sentence and word thresholds and the span rule are chosen again only on the
-answers whose words are labelled (spans given, or not hallucinated) and only when some of them
-hold spans; otherwise the base model's are kept.
+model, or `--model`) keeps its features and fitted detectors. On the labelled answers only:
+1. `EvidenceChain.calibrate` makes every detector's own calibration choices again;
+2. per detector, two candidate word levels (sentence and word thresholds, span rule): the base
+   model's, and, when some answers have spans, ones chosen on the answers whose words are
+   labelled (spans given, or not hallucinated) by the project's rules (max F1, `choose_span_rule`);
+3. per candidate, the answer threshold with the best F1 of `detect`'s verdict (an answer is
+   flagged when its risk reaches the answer threshold or a word reaches the word threshold);
+   the candidate with the better verdict F1 is kept (word F1 breaks ties; then the base's);
+4. the detector `detect` reports: the best verdict F1 over inner folds of the labelled answers
+   (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
 
 The estimate: stratified k-fold by source (answers sharing a context stay in one fold; seed
-17), each fold's thresholds chosen on the other folds only, then `detect`'s verdicts and spans
-on the held-out fold, before (the base model's thresholds) and after; mean and sd over folds.
+17), steps 1-4 on the other folds only, then `detect`'s verdicts and spans on the held-out
+fold, before (the base model as it is) and after; mean and sd over folds.
 """
 from __future__ import annotations
 
@@ -130,30 +135,109 @@ def subset_tables(tables, ids: set[str]):
 
 # -- refitting --------------------------------------------------------------------------------
 
-def refit(model, data: Labelled):
-    """Choose `model`'s thresholds on `data` (in place; see the module docstring) and return it."""
+def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None):
+    """Calibrate `model` on `data` (in place; see the module docstring) and return it; with
+    `detector`, that detector is the one reported (no choice among them)."""
+    base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
+    model.calibrate(data.tables, span_labels=False)
+    fitted = _span_fitted(model, data) if data.has_spans(data.word_known) else {}
+    scored = model.score_tables(data.tables)
+    choices = {name: _Choices(scored, name, base[0][name], base[1].get(name), fitted.get(name), data.word_known)
+               for name in model.detector_names}
+    for name, choice in choices.items():
+        levels, rule, cut = choice.best(np.arange(len(choice.y)))
+        model.thresholds[name] = {**levels, "response": cut}
+        if rule is not None:
+            model.span_rules[name] = rule
+    model.primary = detector or choose_reported(choices, inner_folds, seed)
+    return model
+
+
+def _span_fitted(model, data: Labelled) -> dict[str, tuple[dict, dict]]:
+    """Per detector, sentence and word thresholds and span rule chosen on the answers with word labels."""
     from ..detectors import choose_threshold
     from ..wordlevel import choose_span_rule
 
-    base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
-    model.calibrate(data.tables, span_labels=False)
-    if not data.has_spans(data.word_known):
-        for name, levels in model.thresholds.items():
-            kept = base[0].get(name, {})
-            levels.update({k: kept[k] for k in ("sentence", "word") if k in kept})
-            if name in base[1]:
-                model.span_rules[name] = base[1][name]
-        return model
-    known = subset_tables(data.tables, data.word_known)
-    scored = model.score_tables(known)
+    scored = model.score_tables(subset_tables(data.tables, data.word_known))
     words = scored.tokens[scored.tokens["is_punct"] == 0]
-    for name, levels in model.thresholds.items():
-        levels["sentence"] = choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
-                                              model.threshold_metric)
-        levels["word"] = choose_threshold(words["label"], words[f"risk_{name}"], model.threshold_metric)
-        model.span_rules[name] = choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(),
-                                                  levels["word"])
-    return model
+    out = {}
+    for name in model.detector_names:
+        word = choose_threshold(words["label"], words[f"risk_{name}"], model.threshold_metric)
+        out[name] = ({"sentence": choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
+                                                   model.threshold_metric), "word": word},
+                     choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(), word))
+    return out
+
+
+def _f1(pred: np.ndarray, y: np.ndarray) -> float:
+    total = pred.sum() + y.sum()
+    return float(2 * (pred & y).sum() / total) if total else 0.0
+
+
+class _Choices:
+    """One detector's candidate word levels (the base model's; fitted on spans, when there are
+    any) and, for each, which answers it flags through their words (`detect` flags an answer when
+    its risk reaches the answer threshold or a word reaches the word threshold)."""
+
+    def __init__(self, scored, name: str, base: dict, base_rule: dict | None, fitted, known: set[str]):
+        from ..wordlevel import refine_word_mask
+
+        responses, tokens = scored.responses, scored.tokens
+        self.y = responses["label"].to_numpy() > 0
+        self.risk = np.minimum(responses[f"risk_{name}"].to_numpy(dtype=float), 1.0)
+        self.groups = responses["source_id"].to_numpy()
+        ids = responses["response_id"]
+        self.known = ids.isin(known).to_numpy()
+        words = tokens["is_punct"].to_numpy() == 0 if len(tokens) else np.zeros(0, bool)
+        self.candidates = []
+        for levels, rule in [({k: base[k] for k in ("sentence", "word") if k in base}, base_rule), *([fitted] if fitted else [])]:
+            if "word" not in levels or not len(tokens):
+                self.candidates.append((levels, rule, np.zeros(len(ids), bool), 0.0))
+                continue
+            mask = refine_word_mask(tokens, tokens[f"risk_{name}"].to_numpy() >= levels["word"],
+                                    **(rule or {"gap": 0, "drop_function_only": False}))
+            flags = ids.isin(set(tokens.loc[mask, "response_id"])).to_numpy()
+            known_words = tokens["response_id"].isin(known).to_numpy() & words
+            word_f1 = _f1(mask[known_words], tokens["label"].to_numpy()[known_words] > 0)
+            self.candidates.append((levels, rule, flags, word_f1))
+
+    def best(self, rows: np.ndarray) -> tuple[dict, dict | None, float]:
+        """(word levels, span rule, answer threshold) chosen on `rows`: per candidate the answer
+        threshold with the best verdict F1; then the candidate with the better verdict F1, word F1
+        breaking ties (the base model's candidate unless the fitted one is strictly better)."""
+        from ..detectors import choose_threshold
+
+        best = None
+        for levels, rule, flags, word_f1 in self.candidates:
+            y, risk, flag = self.y[rows], self.risk[rows], flags[rows]
+            cut = min(choose_threshold(y, np.where(flag, 1.0, risk)), 1.0)
+            score = (round(_f1(flag | (risk >= cut), y), 9), round(word_f1, 9))
+            if best is None or score > best[0]:
+                best = (score, levels, rule, float(cut))
+        return best[1], best[2], best[3]
+
+    def verdicts(self, rows: np.ndarray, fit_rows: np.ndarray) -> np.ndarray:
+        levels, rule, cut = self.best(fit_rows)
+        flags = next(c[2] for c in self.candidates if c[0] is levels)
+        return flags[rows] | (self.risk[rows] >= cut)
+
+
+def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
+    """The detector `detect` reports after calibration: the best verdict F1 over inner folds of
+    `data` (each fold's thresholds chosen on the others), detectors within `default.TIE` of the
+    best counting as tied and the simplest winning (the default model's order)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    from .default import SIMPLICITY, TIE
+
+    first = next(iter(choices.values()))
+    y, groups = first.y, first.groups
+    folds = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
+    split = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
+    scores = {name: float(np.mean([_f1(c.verdicts(b, a), y[b]) for a, b in split])) for name, c in choices.items()}
+    best = max(scores.values())
+    order = [n for n in SIMPLICITY if n in scores] + sorted(n for n in scores if n not in SIMPLICITY)
+    return next(n for n in order if scores[n] >= best - TIE - 1e-12)
 
 
 def evaluate(model, detector: str, data: Labelled) -> dict:
@@ -187,18 +271,20 @@ def folds_of(data: Labelled, folds: int, seed: int) -> list[tuple[list[str], lis
     return [(ids[a].tolist(), ids[b].tolist()) for a, b in split.split(ids, data.labels, groups)]
 
 
-def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17) -> Estimate:
-    """Each fold: thresholds refitted on the other folds, both models scored on the held-out fold."""
+def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17,
+                   fixed: str | None = None) -> Estimate:
+    """Each fold: `refit` on the other folds (reporting `fixed` if given), both models scored on
+    the held-out fold (the base model with its `detector`)."""
     estimate = Estimate(folds, seed, detector)
     for k, (train, test) in enumerate(folds_of(data, folds, seed)):
-        model = refit(copy.deepcopy(base), data.subset(train))
+        model = refit(copy.deepcopy(base), data.subset(train), folds, seed, fixed)
         held = data.subset(test)
-        before, after = evaluate(base, detector, held), evaluate(model, detector, held)
+        before, after = evaluate(base, detector, held), evaluate(model, model.primary, held)
         estimate.per_fold.append({
             "fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),
             "response_f1_before": before["response_f1"], "response_f1_after": after["response_f1"],
             "span_f1_before": before["span_f1"], "span_f1_after": after["span_f1"],
-            "thresholds": model.thresholds[detector]})
+            "detector": model.primary, "thresholds": model.thresholds[model.primary]})
     return estimate
 
 
@@ -236,14 +322,21 @@ def run_calibrate(args) -> int:
     check_counts(corpus, args.folds, _shown(args))
     common = {"cache_dir": cache_root, "parse_cache": not args.no_cache}
     detector = Detector.load(args.model, **common) if args.model else Detector.default(quiet=args.quiet, **common)
+    if args.detector and args.detector not in detector.model.detectors:
+        from ..data.records import did_you_mean
+
+        names = tuple(detector.model.detectors)
+        detector.close()
+        raise ConfigError(f"calibrate: --detector {args.detector!r} is not in the model"
+                          f"{did_you_mean(args.detector, names)}; its detectors: {', '.join(names)}")
     try:
         data = featurize(detector.model, corpus, progress=not args.quiet and sys.stderr.isatty())
-        estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed)
-        model = refit(copy.deepcopy(detector.model), data)
+        estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed, args.detector)
+        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
     finally:
         detector.close()
-    model.primary = detector.detector
-    report = {"base_model": detector.name, "detector": detector.detector,
+    report = {"base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
+              "detector_fixed": bool(args.detector),
               "labelled": {"files": {Path(p).name: sha256_file(p) for p in
                                      (args.labelled, args.response_jsonl, args.source_info_jsonl) if p},
                            "answers": len(data.ids), "hallucinated": int(data.labels.sum()),
@@ -252,7 +345,8 @@ def run_calibrate(args) -> int:
               "folds": args.folds, "seed": args.seed, "per_fold": estimate.per_fold,
               "summary": {k: dict(zip(("mean", "sd", "folds"), estimate.summary(k))) for k in METRICS},
               "thresholds_before": detector.model.thresholds[detector.detector],
-              "thresholds_after": model.thresholds[detector.detector]}
+              "thresholds_after": model.thresholds[model.primary]}
+    model.timings = {}  # wall-clock seconds: the one part of a model that differs between runs
     with staged_directory(args.out, (*inputs, cache_root)) as stage:
         atomic_write_text(stage / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
         model.save(stage)
@@ -275,18 +369,21 @@ def summary_lines(report: dict, out) -> list[str]:
     lab, s = report["labelled"], report["summary"]
     lines = [f"labelled: {lab['answers']} answers ({lab['hallucinated']} hallucinated, "
              f"{lab['answers'] - lab['hallucinated']} supported; {lab['with_spans']} with spans, "
-             f"{lab['answers_with_word_labels']} with word labels); base model {report['base_model']}, "
-             f"detector {report['detector']}",
+             f"{lab['answers_with_word_labels']} with word labels); base model {report['base_model']}",
              f"cross-validated estimate ({report['folds']} folds by context, seed {report['seed']}; "
              f"mean ± sd over folds):",
-             f"  {'':12} {'before':>15} {'after':>15}"]
+             f"  {'':12} {'before':>15} {'after':>15}",
+             f"  {'detector':12} {report['detector']:>15} {report['detector_after']:>15}   "
+             + ("(given by --detector)" if report["detector_fixed"] else "(after: chosen on each fold's training answers)")]
     for level in ("response", "span"):
         lines.append(f"  {level + ' F1':12} {_cell(s[f'{level}_f1_before']):>15} {_cell(s[f'{level}_f1_after']):>15}")
     if not s["span_f1_after"]["folds"]:
         lines.append("  span F1 n/a: no labelled spans (word and sentence thresholds kept from the base model)")
     before, after = report["thresholds_before"], report["thresholds_after"]
-    lines.append("thresholds: " + ", ".join(f"{k} {before[k]:.4g} -> {after[k]:.4g}"
-                                            for k in ("response", "sentence", "word") if k in after and k in before))
+    lines.append(f"calibrated model: detector {report['detector_after']}, thresholds " + ", ".join(
+        f"{k} {after[k]:.4g}" for k in ("response", "sentence", "word") if k in after)
+        + f" (base {report['detector']}: " + ", ".join(
+        f"{k} {before[k]:.4g}" for k in ("response", "sentence", "word") if k in before) + ")")
     lines.append(f"model written to {out} (evidencechain detect INPUT --model {out})")
     return lines
 
