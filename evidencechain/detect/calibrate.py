@@ -372,11 +372,11 @@ def summary_lines(report: dict, out) -> list[str]:
              f"{lab['answers_with_word_labels']} with word labels); base model {report['base_model']}",
              f"cross-validated estimate ({report['folds']} folds by context, seed {report['seed']}; "
              f"mean ± sd over folds):",
-             f"  {'':12} {'before':>15} {'after':>15}",
-             f"  {'detector':12} {report['detector']:>15} {report['detector_after']:>15}   "
+             f"  {'':12} {'before':>20} {'after':>20}",
+             f"  {'detector':12} {report['detector']:>20} {report['detector_after']:>20}   "
              + ("(given by --detector)" if report["detector_fixed"] else "(after: chosen on each fold's training answers)")]
     for level in ("response", "span"):
-        lines.append(f"  {level + ' F1':12} {_cell(s[f'{level}_f1_before']):>15} {_cell(s[f'{level}_f1_after']):>15}")
+        lines.append(f"  {level + ' F1':12} {_cell(s[f'{level}_f1_before']):>20} {_cell(s[f'{level}_f1_after']):>20}")
     if not s["span_f1_after"]["folds"]:
         lines.append("  span F1 n/a: no labelled spans (word and sentence thresholds kept from the base model)")
     before, after = report["thresholds_before"], report["thresholds_after"]
