@@ -32,7 +32,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -81,6 +81,12 @@ detect-example: $(VENV)/.installed ## check data/examples/my_answers.jsonl with 
 	$(VENV)/bin/evidencechain detect data/examples/my_answers.jsonl --force \
 	  --out results/examples/my_answers.detect.jsonl --html results/examples/report.html --format jsonl
 	@echo "open results/examples/report.html"
+
+calibrate-example: $(VENV)/.installed ## calibrate the default model on data/examples/my_labelled.jsonl (60 labelled answers) into results/examples/calibrated
+	@mkdir -p results/examples
+	$(VENV)/bin/evidencechain calibrate data/examples/my_labelled.jsonl --out results/examples/calibrated --seed $(SEED)
+	$(VENV)/bin/evidencechain detect data/examples/my_answers.jsonl --model results/examples/calibrated \
+	  --force --out results/examples/my_answers.calibrated.jsonl
 
 lint: $(VENV)/.installed ## ruff
 	$(VENV)/bin/ruff check evidencechain tests

@@ -112,6 +112,12 @@ def _detect(args: argparse.Namespace) -> int:
     return run_detect(args)
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from .detect.calibrate import run_calibrate
+
+    return run_calibrate(args)
+
+
 def _report(args: argparse.Namespace) -> int:
     from .report import STEPS, build_benchmark_report, build_report
 
@@ -268,6 +274,28 @@ def build_parser() -> argparse.ArgumentParser:
     large.add_argument("--scheduler", metavar="ADDRESS",
                        help="--engine dask: use this running cluster instead (e.g. tcp://host:8786)")
     detect.set_defaults(func=_detect)
+
+    calibrate = _command(sub, "calibrate", texts, "\n\n" + MODEL_TRUST)
+    calibrate.add_argument("labelled", nargs="?", metavar="LABELLED",
+                           help="a JSONL or CSV file of {context, question, answer, hallucinated, spans} records")
+    calibrate.add_argument("--response-jsonl", metavar="FILE",
+                           help="instead of LABELLED: RAGTruth-format answers (their spans are the labels)")
+    calibrate.add_argument("--source-info-jsonl", metavar="FILE", help="with --response-jsonl: their sources")
+    calibrate.add_argument("--out", required=True, metavar="MODEL_DIR",
+                           help="the calibrated model directory (absent, empty, or an earlier evidencechain "
+                                "output; never a directory of other files)")
+    calibrate.add_argument("--model", metavar="BASE_MODEL_DIR",
+                           help="the model to calibrate (default: the default model); see the trust note above")
+    calibrate.add_argument("--detector", metavar="NAME",
+                           help="report this detector of the model after calibration (default: the one with the "
+                                "best cross-validated verdict F1 on your answers)")
+    calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (default 5; at least 2)")
+    calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
+    calibrate.add_argument("--cache-dir", metavar="DIR",
+                           help="cache directory of the default model and the parses (as detect)")
+    calibrate.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
+    calibrate.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    calibrate.set_defaults(func=_calibrate)
 
     report = _command(sub, "report", texts)
     report.add_argument("--run", default="results/audit", metavar="DIR",

@@ -343,7 +343,7 @@ def test_a_missing_model_directory_is_named(capsys, tmp_path, ragtruth_paths):
 def test_help_lists_only_real_commands(capsys):
     parser = cli.build_parser()
     commands = set(parser._subparsers._group_actions[0].choices)
-    assert commands == {"data", "run", "checker", "detect", "report"}
+    assert commands == {"data", "run", "checker", "detect", "calibrate", "report"}
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     text = capsys.readouterr().out

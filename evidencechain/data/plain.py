@@ -2,7 +2,7 @@
 
 Fields: `context` (a string, or a list of passage strings; in CSV a JSON list), optional
 `question`, `answer` (a string, may be empty), optional `id` (default: the line number),
-`label` (0/1/true/false), `spans` ([{start, end, text?, type?}], character offsets into
+`label` (0/1/true/false; `hallucinated` is the same field under another name), `spans` ([{start, end, text?, type?}], character offsets into
 `answer`, end exclusive; type "conflict", "baseless" or an official label type), `model`
 and `temperature`. With a question or a passage list the source is QA ({question,
 passages}), else Summary; records with the same (context, question) share one source.
@@ -59,6 +59,7 @@ def plain_format(path: str | Path) -> str:
         return "jsonl"
     suffix = Path(name).suffix or "(no extension)"
     raise InputError(f"{path}: unknown input format {suffix}; files read: {FORMATS_READ}")
+LABEL_KEYS = ("label", "hallucinated")
 
 
 def _open_bytes(path: Path):
@@ -136,12 +137,12 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
     return row
 
 
-def _label(value: Any, line: int, out: _Collector) -> int | None:
+def _label(value: Any, line: int, out: _Collector, key: str = "label") -> int | None:
     if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
         return int(value)
     if isinstance(value, str) and value.strip().lower() in LABEL_VALUES:
         return LABEL_VALUES[value.strip().lower()]
-    out.add(line, "label", f"expected 0, 1, true or false, got {value!r}")
+    out.add(line, key, f"expected 0, 1, true or false, got {value!r}")
     return None
 
 
@@ -213,14 +214,23 @@ def _within_limits(row: dict, line: int, out: _Collector) -> bool:
     return len(out.problems) == before
 
 
-def _gold(row: dict, line: int, out: _Collector) -> tuple[tuple[Label, ...], int | None] | None:
+def _gold(row: dict, line: int, out: _Collector, require_label: bool = False
+          ) -> tuple[tuple[Label, ...], int | None] | None:
     """(spans, response label) of a record; a missing label follows the spans if any."""
     labels = _spans(row["spans"], row["answer"], line, out) if "spans" in row else ()
-    label = _label(row["label"], line, out) if "label" in row else None
-    if labels is None or ("label" in row and label is None):
+    keys = [k for k in LABEL_KEYS if k in row]
+    if len(keys) > 1:
+        out.add(line, "hallucinated", "give either 'label' or 'hallucinated', not both")
+        return None
+    key = keys[0] if keys else None
+    label = _label(row[key], line, out, key) if key else None
+    if labels is None or (key and label is None):
         return None
     if label == 0 and labels:
-        out.add(line, "label", f"0 (not hallucinated) contradicts {len(labels)} span(s)")
+        out.add(line, key, f"{row[key]!r} (not hallucinated) contradicts {len(labels)} span(s)")
+        return None
+    if require_label and key is None and "spans" not in row:
+        out.add(line, "hallucinated", "missing: every answer needs hallucinated (true or false) or spans")
         return None
     return labels, (int(bool(labels)) if label is None and "spans" in row else label)
 
@@ -232,10 +242,12 @@ def _source(sid: str, context: str | list[str], question: str | None, collection
                   "Answer the question using the passages.")
 
 
-def load_plain(path: str | Path, name: str | None = None, split: str = "test") -> Corpus:
+def load_plain(path: str | Path, name: str | None = None, split: str = "test",
+               require_label: bool = False) -> Corpus:
     """Read a user's JSONL / CSV file of answers into a Corpus (see the module docstring).
 
     Every answer gets `split` ("test": to be scored; "train" or "calibration" to fit on it).
+    With `require_label`, a record with neither a label nor spans is a problem (its line named).
     Raises `DataValidationError` naming file, line and field of every problem.
     """
     if split not in ("train", "calibration", "test"):
@@ -256,7 +268,7 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test") -
             row = _csv_row(row, line, out)
         if row is None or not _check_types(row, line, out) or not _within_limits(row, line, out):
             continue
-        context, gold = _context(row["context"], line, out), _gold(row, line, out)
+        context, gold = _context(row["context"], line, out), _gold(row, line, out, require_label)
         if context is None or gold is None:
             continue
         rid = str(row.get("id", line))

@@ -1,0 +1,410 @@
+"""`evidencechain calibrate`: refit a model's thresholds on a user's own labelled answers.
+
+    evidencechain calibrate labelled.jsonl --out my-model     # then: detect --model my-model
+
+Input: the plain `detect` records plus `hallucinated` (true/false) and optional `spans`
+(character offsets into the answer), or RAGTruth-format files. The base model (the default
+model, or `--model`) keeps its features and fitted detectors. On the labelled answers only:
+1. `EvidenceChain.calibrate` makes every detector's own calibration choices again;
+2. per detector, two candidate word levels (sentence and word thresholds, span rule): the base
+   model's, and, when some answers have spans, ones chosen on the answers whose words are
+   labelled (spans given, or not hallucinated) by the project's rules (max F1, `choose_span_rule`);
+3. per candidate, the answer threshold with the best F1 of `detect`'s verdict (an answer is
+   flagged when its risk reaches the answer threshold or a word reaches the word threshold);
+   the candidate with the better verdict F1 is kept (word F1 breaks ties; then the base's);
+4. the detector `detect` reports: the best verdict F1 over inner folds of the labelled answers
+   (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
+
+The estimate: stratified k-fold by source (answers sharing a context stay in one fold; seed
+17), steps 1-4 on the other folds only, then `detect`'s verdicts and spans on the held-out
+fold, before (the base model as it is) and after; mean and sd over folds.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+
+MIN_PER_CLASS = 10
+"""Fewest hallucinated and fewest supported answers calibrate accepts (and at least one per fold)."""
+DEFAULT_FOLDS = 5
+REPORT = "calibration.json"
+
+
+@dataclass
+class Labelled:
+    """A labelled corpus, its feature tables under the base model, and what is known of it."""
+
+    corpus: object
+    tables: object
+    word_known: set[str]
+    """Answers whose word labels are known: spans given, or not hallucinated."""
+
+    @property
+    def ids(self) -> list[str]:
+        return [r.id for r in self.corpus.responses]
+
+    @property
+    def labels(self) -> np.ndarray:
+        return np.array([int(r.hallucinated) for r in self.corpus.responses])
+
+    def has_spans(self, ids) -> bool:
+        keep = set(ids) & self.word_known
+        return any(r.labels for r in self.corpus.responses if r.id in keep)
+
+    def subset(self, ids) -> Labelled:
+        keep = set(ids)
+        return Labelled(self.corpus.subset(response_ids=keep), subset_tables(self.tables, keep),
+                        self.word_known & keep)
+
+
+@dataclass
+class Estimate:
+    """Per-fold metrics of the reported detector, before and after calibration."""
+
+    folds: int
+    seed: int
+    detector: str
+    per_fold: list[dict] = field(default_factory=list)
+
+    def summary(self, key: str) -> tuple[float, float, int]:
+        """(mean, sd, folds counted) of one metric; folds where it is undefined are skipped."""
+        values = np.array([f[key] for f in self.per_fold if f[key] is not None], dtype=float)
+        if not len(values):
+            return float("nan"), float("nan"), 0
+        return float(values.mean()), float(values.std(ddof=1)) if len(values) > 1 else 0.0, len(values)
+
+
+# -- input ------------------------------------------------------------------------------------
+
+def read_labelled(path: str | Path | None = None, response_jsonl: str | Path | None = None,
+                  source_info_jsonl: str | Path | None = None):
+    """The labelled answers: a plain JSONL/CSV file, or RAGTruth-format files (their spans)."""
+    if path is not None:
+        from ..data.plain import load_plain
+
+        path = Path(path).expanduser()
+        if not path.is_file():
+            raise InputError(f"{path}: no such file" if not path.exists() else
+                             f"{path}: not a file; give a JSONL or CSV file of labelled answers")
+        corpus = load_plain(path, split="calibration", require_label=True)
+    else:
+        from ..data.ragtruth import load_ragtruth
+
+        corpus = load_ragtruth(response_jsonl, source_info_jsonl, quality=None)
+    corpus.span_labels = True  # token tables for every answer; unknown word labels are masked
+    return corpus
+
+
+def check_counts(corpus, folds: int, shown: str) -> None:
+    """Refuse (one line) too few labels of either class for `folds`-fold calibration."""
+    need = max(MIN_PER_CLASS, folds)
+    positive = sum(r.hallucinated for r in corpus.responses)
+    negative = len(corpus.responses) - positive
+    if positive < need or negative < need:
+        raise InputError(f"{shown}: too few labelled answers to calibrate: at least {need} hallucinated and "
+                         f"{need} supported answers are needed ({folds} folds), this file has {positive} "
+                         f"hallucinated and {negative} supported; label more answers")
+    sources = len({r.source_id for r in corpus.responses})
+    if sources < folds:
+        raise InputError(f"{shown}: the answers share only {sources} distinct contexts; answers with the same "
+                         f"context stay in one fold, so --folds can be at most {sources}")
+
+
+def featurize(model, corpus, progress: bool = False) -> Labelled:
+    """Feature tables of the labelled answers under the base model (extracted once)."""
+    known = {r.id for r in corpus.responses if r.labels or not r.hallucinated}
+    return Labelled(corpus, model.transform(corpus, progress), known)
+
+
+def subset_tables(tables, ids: set[str]):
+    """The rows of `tables` that belong to the answers `ids` (indices and parses kept whole)."""
+    def rows(frame):
+        return frame if frame is None or not len(frame) else \
+            frame[frame["response_id"].isin(ids)].reset_index(drop=True)
+
+    return dataclasses.replace(tables, sentences=rows(tables.sentences), tokens=rows(tables.tokens),
+                               responses=rows(tables.responses))
+
+
+# -- refitting --------------------------------------------------------------------------------
+
+def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None):
+    """Calibrate `model` on `data` (in place; see the module docstring) and return it; with
+    `detector`, that detector is the one reported (no choice among them)."""
+    base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
+    model.calibrate(data.tables, span_labels=False)
+    fitted = _span_fitted(model, data) if data.has_spans(data.word_known) else {}
+    scored = model.score_tables(data.tables)
+    choices = {name: _Choices(scored, name, base[0][name], base[1].get(name), fitted.get(name), data.word_known)
+               for name in model.detector_names}
+    for name, choice in choices.items():
+        levels, rule, cut = choice.best(np.arange(len(choice.y)))
+        model.thresholds[name] = {**levels, "response": cut}
+        if rule is not None:
+            model.span_rules[name] = rule
+    model.primary = detector or choose_reported(choices, inner_folds, seed)
+    return model
+
+
+def _span_fitted(model, data: Labelled) -> dict[str, tuple[dict, dict]]:
+    """Per detector, sentence and word thresholds and span rule chosen on the answers with word labels."""
+    from ..detectors import choose_threshold
+    from ..wordlevel import choose_span_rule
+
+    scored = model.score_tables(subset_tables(data.tables, data.word_known))
+    words = scored.tokens[scored.tokens["is_punct"] == 0]
+    out = {}
+    for name in model.detector_names:
+        word = choose_threshold(words["label"], words[f"risk_{name}"], model.threshold_metric)
+        out[name] = ({"sentence": choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
+                                                   model.threshold_metric), "word": word},
+                     choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(), word))
+    return out
+
+
+def _f1(pred: np.ndarray, y: np.ndarray) -> float:
+    total = pred.sum() + y.sum()
+    return float(2 * (pred & y).sum() / total) if total else 0.0
+
+
+class _Choices:
+    """One detector's candidate word levels (the base model's; fitted on spans, when there are
+    any) and, for each, which answers it flags through their words (`detect` flags an answer when
+    its risk reaches the answer threshold or a word reaches the word threshold)."""
+
+    def __init__(self, scored, name: str, base: dict, base_rule: dict | None, fitted, known: set[str]):
+        from ..wordlevel import refine_word_mask
+
+        responses, tokens = scored.responses, scored.tokens
+        self.y = responses["label"].to_numpy() > 0
+        self.risk = np.minimum(responses[f"risk_{name}"].to_numpy(dtype=float), 1.0)
+        self.groups = responses["source_id"].to_numpy()
+        ids = responses["response_id"]
+        self.known = ids.isin(known).to_numpy()
+        words = tokens["is_punct"].to_numpy() == 0 if len(tokens) else np.zeros(0, bool)
+        self.candidates = []
+        for levels, rule in [({k: base[k] for k in ("sentence", "word") if k in base}, base_rule), *([fitted] if fitted else [])]:
+            if "word" not in levels or not len(tokens):
+                self.candidates.append((levels, rule, np.zeros(len(ids), bool), 0.0))
+                continue
+            mask = refine_word_mask(tokens, tokens[f"risk_{name}"].to_numpy() >= levels["word"],
+                                    **(rule or {"gap": 0, "drop_function_only": False}))
+            flags = ids.isin(set(tokens.loc[mask, "response_id"])).to_numpy()
+            known_words = tokens["response_id"].isin(known).to_numpy() & words
+            word_f1 = _f1(mask[known_words], tokens["label"].to_numpy()[known_words] > 0)
+            self.candidates.append((levels, rule, flags, word_f1))
+
+    def best(self, rows: np.ndarray) -> tuple[dict, dict | None, float]:
+        """(word levels, span rule, answer threshold) chosen on `rows`: per candidate the answer
+        threshold with the best verdict F1; then the candidate with the better verdict F1, word F1
+        breaking ties (the base model's candidate unless the fitted one is strictly better)."""
+        from ..detectors import choose_threshold
+
+        best = None
+        for levels, rule, flags, word_f1 in self.candidates:
+            y, risk, flag = self.y[rows], self.risk[rows], flags[rows]
+            cut = min(choose_threshold(y, np.where(flag, 1.0, risk)), 1.0)
+            score = (round(_f1(flag | (risk >= cut), y), 9), round(word_f1, 9))
+            if best is None or score > best[0]:
+                best = (score, levels, rule, float(cut))
+        return best[1], best[2], best[3]
+
+    def verdicts(self, rows: np.ndarray, fit_rows: np.ndarray) -> np.ndarray:
+        levels, rule, cut = self.best(fit_rows)
+        flags = next(c[2] for c in self.candidates if c[0] is levels)
+        return flags[rows] | (self.risk[rows] >= cut)
+
+
+def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
+    """The detector `detect` reports after calibration: the best verdict F1 over inner folds of
+    `data` (each fold's thresholds chosen on the others), detectors within `default.TIE` of the
+    best counting as tied and the simplest winning (the default model's order)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    from .default import SIMPLICITY, TIE
+
+    first = next(iter(choices.values()))
+    y, groups = first.y, first.groups
+    folds = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
+    split = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
+    scores = {name: float(np.mean([_f1(c.verdicts(b, a), y[b]) for a, b in split])) for name, c in choices.items()}
+    best = max(scores.values())
+    order = [n for n in SIMPLICITY if n in scores] + sorted(n for n in scores if n not in SIMPLICITY)
+    return next(n for n in order if scores[n] >= best - TIE - 1e-12)
+
+
+def evaluate(model, detector: str, data: Labelled) -> dict:
+    """`detect`'s verdict F1 on every answer of `data`, span F1 on those with known words."""
+    from ..metrics import binary_metrics
+    from .results import results_from_scored, span_f1
+
+    scored = model.score_tables(data.tables)
+    results = results_from_scored(model, detector, data.corpus, scored)
+    y = data.labels
+    verdicts = np.array([r.hallucinated for r in results])
+    out = {"response_f1": binary_metrics(y, verdicts.astype(float), 0.5)["f1"] if y.any() else None}
+    known = [(resp, res) for resp, res in zip(data.corpus.responses, results) if resp.id in data.word_known]
+    has_gold = any(resp.labels for resp, _ in known)
+    out["span_f1"] = span_f1(_Responses([r for r, _ in known]), [x for _, x in known]) if has_gold else None
+    return out
+
+
+@dataclass
+class _Responses:
+    responses: list
+
+
+def folds_of(data: Labelled, folds: int, seed: int) -> list[tuple[list[str], list[str]]]:
+    """(training ids, held-out ids) per fold: stratified by label, grouped by source."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    ids = np.array(data.ids)
+    groups = [r.source_id for r in data.corpus.responses]
+    split = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
+    return [(ids[a].tolist(), ids[b].tolist()) for a, b in split.split(ids, data.labels, groups)]
+
+
+def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17,
+                   fixed: str | None = None) -> Estimate:
+    """Each fold: `refit` on the other folds (reporting `fixed` if given), both models scored on
+    the held-out fold (the base model with its `detector`)."""
+    estimate = Estimate(folds, seed, detector)
+    for k, (train, test) in enumerate(folds_of(data, folds, seed)):
+        model = refit(copy.deepcopy(base), data.subset(train), folds, seed, fixed)
+        held = data.subset(test)
+        before, after = evaluate(base, detector, held), evaluate(model, model.primary, held)
+        estimate.per_fold.append({
+            "fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),
+            "response_f1_before": before["response_f1"], "response_f1_after": after["response_f1"],
+            "span_f1_before": before["span_f1"], "span_f1_after": after["span_f1"],
+            "detector": model.primary, "thresholds": model.thresholds[model.primary]})
+    return estimate
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def _shown(args) -> str:
+    return str(args.labelled) if args.labelled else str(args.response_jsonl)
+
+
+def check_args(args) -> tuple[str, ...]:
+    pairs = args.response_jsonl or args.source_info_jsonl
+    if args.labelled and pairs:
+        raise ConfigError("calibrate: give either LABELLED (a JSONL/CSV file) or --response-jsonl and "
+                          "--source-info-jsonl, not both")
+    if pairs and not (args.response_jsonl and args.source_info_jsonl):
+        raise ConfigError("calibrate: --response-jsonl and --source-info-jsonl go together")
+    if not args.labelled and not pairs:
+        raise ConfigError("calibrate: give LABELLED (a JSONL or CSV file of {context, question, answer, "
+                          "hallucinated, spans} records), or --response-jsonl and --source-info-jsonl")
+    if args.folds < 2:
+        raise ConfigError(f"calibrate: --folds must be at least 2, got {args.folds}")
+    return tuple(str(p) for p in (args.labelled, args.response_jsonl, args.source_info_jsonl, args.model) if p)
+
+
+def run_calibrate(args) -> int:
+    import sys
+
+    from ..io import atomic_write_text, cache_dir, check_output_dir, sha256_file, staged_directory
+    from .api import Detector
+
+    inputs = check_args(args)
+    cache_root = Path(args.cache_dir) if args.cache_dir else cache_dir()
+    check_output_dir(args.out, (*inputs, cache_root))
+    corpus = read_labelled(args.labelled, args.response_jsonl, args.source_info_jsonl)
+    check_counts(corpus, args.folds, _shown(args))
+    common = {"cache_dir": cache_root, "parse_cache": not args.no_cache}
+    detector = Detector.load(args.model, **common) if args.model else Detector.default(quiet=args.quiet, **common)
+    if args.detector and args.detector not in detector.model.detectors:
+        from ..data.records import did_you_mean
+
+        names = tuple(detector.model.detectors)
+        detector.close()
+        raise ConfigError(f"calibrate: --detector {args.detector!r} is not in the model"
+                          f"{did_you_mean(args.detector, names)}; its detectors: {', '.join(names)}")
+    try:
+        data = featurize(detector.model, corpus, progress=not args.quiet and sys.stderr.isatty())
+        estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed, args.detector)
+        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
+    finally:
+        detector.close()
+    report = {"base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
+              "detector_fixed": bool(args.detector),
+              "labelled": {"files": {Path(p).name: sha256_file(p) for p in
+                                     (args.labelled, args.response_jsonl, args.source_info_jsonl) if p},
+                           "answers": len(data.ids), "hallucinated": int(data.labels.sum()),
+                           "answers_with_word_labels": len(data.word_known),
+                           "with_spans": sum(bool(r.labels) for r in corpus.responses)},
+              "folds": args.folds, "seed": args.seed, "per_fold": estimate.per_fold,
+              "summary": {k: dict(zip(("mean", "sd", "folds"), estimate.summary(k))) for k in METRICS},
+              "thresholds_before": detector.model.thresholds[detector.detector],
+              "thresholds_after": model.thresholds[model.primary]}
+    model.timings = {}  # wall-clock seconds: the one part of a model that differs between runs
+    with staged_directory(args.out, (*inputs, cache_root)) as stage:
+        atomic_write_text(stage / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
+        model.save(stage)
+    for line in summary_lines(report, args.out):
+        print(line)
+    return 0
+
+
+METRICS = ("response_f1_before", "response_f1_after", "span_f1_before", "span_f1_after")
+
+
+def _cell(summary: dict) -> str:
+    if not summary["folds"]:
+        return "n/a"
+    return f"{summary['mean']:.3f} ± {summary['sd']:.3f}"
+
+
+def summary_lines(report: dict, out) -> list[str]:
+    """What `calibrate` prints: the labels, the cross-validated estimate, the thresholds, the model."""
+    lab, s = report["labelled"], report["summary"]
+    lines = [f"labelled: {lab['answers']} answers ({lab['hallucinated']} hallucinated, "
+             f"{lab['answers'] - lab['hallucinated']} supported; {lab['with_spans']} with spans, "
+             f"{lab['answers_with_word_labels']} with word labels); base model {report['base_model']}",
+             f"cross-validated estimate ({report['folds']} folds by context, seed {report['seed']}; "
+             f"mean ± sd over folds):",
+             f"  {'':12} {'before':>20} {'after':>20}",
+             f"  {'detector':12} {report['detector']:>20} {report['detector_after']:>20}   "
+             + ("(given by --detector)" if report["detector_fixed"] else "(after: chosen on each fold's training answers)")]
+    for level in ("response", "span"):
+        lines.append(f"  {level + ' F1':12} {_cell(s[f'{level}_f1_before']):>20} {_cell(s[f'{level}_f1_after']):>20}")
+    if not s["span_f1_after"]["folds"]:
+        lines.append("  span F1 n/a: no labelled spans (word and sentence thresholds kept from the base model)")
+    before, after = report["thresholds_before"], report["thresholds_after"]
+    lines.append(f"calibrated model: detector {report['detector_after']}, thresholds " + ", ".join(
+        f"{k} {after[k]:.4g}" for k in ("response", "sentence", "word") if k in after)
+        + f" (base {report['detector']}: " + ", ".join(
+        f"{k} {before[k]:.4g}" for k in ("response", "sentence", "word") if k in before) + ")")
+    lines.append(f"model written to {out} (evidencechain detect INPUT --model {out})")
+    return lines
+
+
+def labelled_example(seed: int = 18, sources: int = 10) -> list[dict]:
+    """data/examples/my_labelled.jsonl: the QA answers of the first `sources` QA sources of the
+    audit corpus of `seed` (invented facts; not the default model's seed 17), as labelled
+    records; every third hallucinated answer is given without its spans, as a user may."""
+    from ..data.audit import generate_audit_corpus
+
+    corpus = generate_audit_corpus(seed)
+    chosen = [s for s in corpus.sources.values() if s.task_type == "QA"][:sources]
+    records, hallucinated = [], 0
+    for source in chosen:
+        for r in (r for r in corpus.responses if r.source_id == source.source_id):
+            record = {"id": r.id, "question": source.source_info["question"],
+                      "context": source.source_info["passages"], "answer": r.response,
+                      "hallucinated": r.hallucinated}
+            if r.hallucinated:
+                hallucinated += 1
+            if r.labels and hallucinated % 3:
+                record["spans"] = [{"start": lab.start, "end": lab.end, "text": lab.text} for lab in r.labels]
+            records.append(record)
+    return records
