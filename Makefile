@@ -32,7 +32,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -87,6 +87,11 @@ calibrate-example: $(VENV)/.installed ## calibrate the default model on data/exa
 	$(VENV)/bin/evidencechain calibrate data/examples/my_labelled.jsonl --out results/examples/calibrated --seed $(SEED)
 	$(VENV)/bin/evidencechain detect data/examples/my_answers.jsonl --model results/examples/calibrated \
 	  --force --out results/examples/my_answers.calibrated.jsonl
+
+calibrate-ragtruth-qa: $(VENV)/.installed ## calibrate the default model with the RAGTruth QA slice as a labelled sample (results/calibrate_ragtruth_qa; README block)
+	$(VENV)/bin/evidencechain calibrate --response-jsonl ../shared/data/ragtruth_qa/response.jsonl \
+	  --source-info-jsonl ../shared/data/ragtruth_qa/source_info.jsonl --out results/calibrate_ragtruth_qa --seed $(SEED)
+	$(EC) report --readme README.md --only readme
 
 lint: $(VENV)/.installed ## ruff
 	$(VENV)/bin/ruff check evidencechain tests

@@ -335,7 +335,9 @@ def run_calibrate(args) -> int:
         model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
     finally:
         detector.close()
-    report = {"base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
+    from ..experiment import code_commit
+
+    report = {"commit": code_commit(), "base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
               "detector_fixed": bool(args.detector),
               "labelled": {"files": {Path(p).name: sha256_file(p) for p in
                                      (args.labelled, args.response_jsonl, args.source_info_jsonl) if p},

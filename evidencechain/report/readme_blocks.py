@@ -17,6 +17,7 @@ from pathlib import Path
 
 DEFAULT_MODEL_DIR = Path("results/default_model")
 CHECKER_DIR = Path("results/checker")
+CALIBRATE_DIR = Path("results/calibrate_ragtruth_qa")
 
 
 def _cell(text: str) -> str:
@@ -123,6 +124,28 @@ def checker_body(source: Path = CHECKER_DIR) -> str | None:
     ])
 
 
+def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
+    """`calibrate` with the RAGTruth QA slice as a user's labelled sample, from its calibration.json."""
+    report = _read(source / "calibration.json")
+    if report is None:
+        return None
+    s, lab = report["summary"], report["labelled"]
+
+    def cell(key: str) -> str:
+        return f"{_f(s[key]['mean'])} ± {_f(s[key]['sd'])}" if s[key]["folds"] else "n/a"
+
+    higher = sum(f["response_f1_after"] > f["response_f1_before"] for f in report["per_fold"])
+    return "\n".join([
+        f"From `{source / 'calibration.json'}` (commit {report.get('commit') or 'not recorded'}): "
+        f"{lab['answers']} answers, {lab['hallucinated']} hallucinated, {report['folds']} folds by context, "
+        f"seed {report['seed']}; each fold calibrated without its held-out answers.", "",
+        "| | before (base model) | after `calibrate` |", "|---|---|---|",
+        f"| detector `detect` reports | {report['detector']} | {report['detector_after']} |",
+        f"| answer F1 (`detect`'s verdicts), mean ± sd over folds | {cell('response_f1_before')} | "
+        f"{cell('response_f1_after')} (higher in {higher} of {len(report['per_fold'])} folds) |",
+        f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"])
+
+
 def pending_body(name: str) -> str:
     """The body of a block whose source has not been built in this checkout."""
     return (f"Not generated in this checkout: its source, {SOURCES[name]}, has not been built here. "
@@ -131,14 +154,17 @@ def pending_body(name: str) -> str:
 
 def source_label(name: str) -> str:
     """What a block's provenance line says: its source and the commit that source was measured on."""
-    card = {"default-model": DEFAULT_MODEL_DIR, "checker": CHECKER_DIR}.get(name)
+    card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
+            "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
     if card is None:
         return SOURCES[name]
-    commit = (_read(card / "card.json") or {}).get("commit")
+    commit = (_read(card) or {}).get("commit")
     return f"{SOURCES[name]}, measured at commit {commit or 'not recorded'}"
 
 
-RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body}
+RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
+             "calibrate": calibrate_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
-           "checker": f"{CHECKER_DIR}/card.json (make checker)"}
+           "checker": f"{CHECKER_DIR}/card.json (make checker)",
+           "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)"}
