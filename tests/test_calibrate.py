@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from detect_support import ROOT, default_cache, one_error_line, run_cli
+from detect_support import ROOT, data_error_lines, default_cache, one_error_line, run_cli
 
 from evidencechain.data.plain import load_plain
 from evidencechain.data.ragtruth import DataValidationError
@@ -95,7 +95,7 @@ def test_a_bad_line_is_named_by_file_line_and_field(tmp_path, line, field):
     labelled = _write(tmp_path / "labels.jsonl", rows)
     code, out, err = run_cli(["calibrate", str(labelled), "--out", str(tmp_path / "m")])
     assert code == 2 and out == ""
-    one_error_line(err, "labels.jsonl:3", field)
+    data_error_lines(err, 1, "labels.jsonl:3", field)
 
 
 def test_bad_arguments_are_refused_before_any_work(tmp_path):
