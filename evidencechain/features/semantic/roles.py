@@ -1,0 +1,53 @@
+"""Swapped roles: the same relation with subject and object exchanged ("A defeated B" for
+"B defeated A"); a passive on one side only ("B was defeated by A") reverses the order back."""
+from __future__ import annotations
+
+from .align import View
+from .base import Signal
+
+_BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
+
+
+def _passive(v: View, k: int) -> bool:
+    """A form of 'be' just before the word and 'by' just after it: 'was acquired by'."""
+    before = any(v.word(j) in _BE for j in range(max(0, k - 2), k))
+    return before and k + 1 < len(v) and v.word(k + 1) == "by"
+
+
+def _argument(v: View, k: int, step: int, shared: frozenset[str]) -> int | None:
+    """The nearest shared content word from position k in direction `step`, within the clause."""
+    j = k + step
+    while 0 <= j < len(v):
+        if v.punct(j) and v.word(j) not in ("'s", "-"):
+            return None
+        if v.content(j) and v.keys(j) & shared:
+            return j
+        j += step
+    return None
+
+
+def _unique(v: View, keys: frozenset[str]) -> int | None:
+    hits = v.find(keys)
+    return hits[0] if len(hits) == 1 else None
+
+
+def role_swaps(a: View, e: View) -> list[Signal]:
+    out, seen = [], set()
+    shared = a.content_keys & e.content_keys
+    for r in range(len(a)):
+        if not a.content(r) or not (a.keys(r) & shared):
+            continue
+        x, y = _argument(a, r, -1, shared), _argument(a, r, 1, shared)
+        if x is None or y is None or a.keys(x) & a.keys(y):
+            continue
+        er, ex, ey = _unique(e, a.keys(r)), _unique(e, a.keys(x)), _unique(e, a.keys(y))
+        if er is None or ex is None or ey is None:
+            continue
+        if not (min(ex, ey) < er < max(ex, ey)):
+            continue
+        swapped = (ex > er) != (_passive(a, r) != _passive(e, er))
+        if swapped and (x, y) not in seen:
+            seen.add((x, y))
+            shown = e.span_text(list(range(min(ex, ey), max(ex, ey) + 1)))
+            out.append(Signal("roles", (int(a.idx[x]), int(a.idx[y])), shown))
+    return out
