@@ -19,9 +19,9 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if keys & e.all_keys or prefixed(a.word(k), lex) in e.all_keys:
             continue
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
-        if not opposite or opposite & a.all_keys:
+        if not opposite:
             continue
         hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys]
-        if hits:
+        if len(hits) > len(a.find(opposite)):
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out

@@ -26,6 +26,8 @@ def values(v: View, lex: Lexicon) -> list[Value]:
     """Numbers (with their unit as their kind) and named entities of a sentence."""
     out, taken = [], set()
     for q in quantities(v, lex):
+        if v.word(q.number_pos) == "one":
+            continue
         year = q.scale == "" and not q.unit and 1000 <= q.value <= 2100 and q.value == int(q.value)
         kind = "year" if year else f"number:{q.unit if q.measure else ''}"
         pos = tuple(p for p in (q.number_pos, q.scale_pos) if p is not None)
@@ -66,18 +68,25 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
             continue
         ctx = _context(a, x, same_kind)
         rivals = [y for y in theirs if y.kind == x.kind and y.key != x.key]
-        if not rivals:
-            continue
-        best = max(rivals, key=lambda y: _similarity(ctx, _context(e, y, their_pos)))
-        rival_fit = _similarity(ctx, _context(e, best, their_pos))
-        if (x.key, x.kind) in their_keys:
-            if not x.kind.startswith(("year", "number", "date")) or (best.key, best.kind) not in my_keys:
+        if (x.key, x.kind) in their_keys:  # two values of the sentence swapped
+            if not rivals or not x.kind.startswith(("year", "number", "date")):
                 continue
-            own = next(y for y in theirs if (y.key, y.kind) == (x.key, x.kind))
-            if rival_fit <= _similarity(ctx, _context(e, own, their_pos)) + 0.1:
+            best = max(rivals, key=lambda y: _similarity(ctx, _context(e, y, their_pos)))
+            if (best.key, best.kind) not in my_keys:
                 continue
-        elif (best.key, best.kind) in my_keys or rival_fit <= 0:
-            continue
+            own = max((y for y in theirs if (y.key, y.kind) == (x.key, x.kind)),
+                      key=lambda y: _similarity(ctx, _context(e, y, their_pos)))
+            partner = max((y for y in mine if (y.key, y.kind) == (best.key, best.kind)),
+                          key=lambda y: _similarity(_context(a, y, same_kind), _context(e, best, their_pos)))
+            order_kept = (own.positions[0] < best.positions[0]) == (x.positions[0] < partner.positions[0])
+            fit = _similarity(ctx, _context(e, best, their_pos))
+            if order_kept or fit <= _similarity(ctx, _context(e, own, their_pos)) + 0.1:
+                continue
+        else:  # a value of another evidence sentence in place of the one this sentence gives
+            missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
+            if not missing:
+                continue
+            best = max(missing, key=lambda y: _similarity(ctx, _context(e, y, their_pos)))
         out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                           e.span_text(list(best.positions))))
     return out

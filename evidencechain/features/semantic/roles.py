@@ -5,6 +5,8 @@ from __future__ import annotations
 from .align import View
 from .base import Signal
 
+_LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
+_NAMED = frozenset({"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 
 
@@ -14,16 +16,27 @@ def _passive(v: View, k: int) -> bool:
     return before and k + 1 < len(v) and v.word(k + 1) == "by"
 
 
-def _argument(v: View, k: int, step: int, shared: frozenset[str]) -> int | None:
-    """The nearest shared content word from position k in direction `step`, within the clause."""
-    j = k + step
+def _argument(v: View, k: int, step: int, shared: frozenset[str], names: set[int]) -> int | None:
+    """The nearest shared name (else content word) from position k in direction `step`, in the clause."""
+    j, first = k + step, None
     while 0 <= j < len(v):
         if v.punct(j) and v.word(j) not in ("'s", "-"):
-            return None
-        if v.content(j) and v.keys(j) & shared:
-            return j
+            break
+        if v.keys(j) & shared and (v.content(j) or j in names):
+            if j in names:
+                return j
+            first = j if first is None else first
         j += step
-    return None
+    return first
+
+
+def _names(v: View) -> set[int]:
+    """Positions of tokens inside named entities."""
+    doc, out = v.doc, set()
+    for s, t, label in v.doc.entities or ():
+        if label in _NAMED:
+            out.update(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t)
+    return out
 
 
 def _unique(v: View, keys: frozenset[str]) -> int | None:
@@ -33,12 +46,13 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
 
 def role_swaps(a: View, e: View) -> list[Signal]:
     out, seen = [], set()
-    shared = a.content_keys & e.content_keys
+    shared = a.all_keys & e.all_keys
+    names = _names(a)
     for r in range(len(a)):
-        if not a.content(r) or not (a.keys(r) & shared):
+        if a.punct(r) or r in names or a.word(r) in _LINKS or not (a.keys(r) & shared):
             continue
-        x, y = _argument(a, r, -1, shared), _argument(a, r, 1, shared)
-        if x is None or y is None or a.keys(x) & a.keys(y):
+        x, y = _argument(a, r, -1, shared, names), _argument(a, r, 1, shared, names)
+        if x is None or y is None or a.keys(x) & a.keys(y) or (x in names) != (y in names):
             continue
         er, ex, ey = _unique(e, a.keys(r)), _unique(e, a.keys(x)), _unique(e, a.keys(y))
         if er is None or ex is None or ey is None:

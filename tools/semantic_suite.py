@@ -1,0 +1,114 @@
+"""Build and score the semantic-class suite (tests/data/semantic_suite.jsonl) from real sentences.
+
+    python tools/semantic_suite.py build [--data ../shared/data] [--per-class 40]
+    python tools/semantic_suite.py report      # results/semantic_suite/{cases,summary}.csv
+
+Sentences come from the CLIFF val articles (Apache-2.0) and WiCE dev evidence (Wikipedia-cited
+web text, CC BY-SA): never from a benchmark's test text. Each case is one sentence with a planted
+error of a class (gold span: the planted words) or a meaning-preserving paraphrase of it (a hard
+negative); its evidence is the original sentence with its neighbours. Seed 17.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from evidencechain.data.planted import CLASSES, paraphrase, plant  # noqa: E402
+from evidencechain.features.semantic.suite import read_suite, score_cases, summary  # noqa: E402
+from evidencechain.text.parse import ParseCache, parse_texts  # noqa: E402
+
+SUITE = ROOT / "tests/data/semantic_suite.jsonl"
+
+
+def _documents(data: Path, limit: int) -> list[tuple[str, str]]:
+    docs = []
+    with gzip.open(data / "cliff/cliff.jsonl.gz", "rt", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if r["cut"] == "val":
+                docs.append((f"cliff-val:{r['id']}", r["doc"]))
+    with gzip.open(data / "nli/wice_oracle_claim_dev.jsonl.gz", "rt", encoding="utf-8") as f:
+        for k, line in enumerate(f):
+            docs.append((f"wice-dev:{k}", " ".join(json.loads(line)["evidence"])))
+    seen, out = set(), []
+    for origin, text in docs:
+        if text not in seen:
+            seen.add(text)
+            out.append((origin, text))
+    random.Random(17).shuffle(out)
+    return out[:limit]
+
+
+def build(data: Path, per_class: int, limit: int) -> list[dict]:
+    docs = _documents(data, limit)
+    cache = ParseCache(ROOT / "results/semantic_suite/parse.sqlite")
+    parsed = parse_texts([t for _, t in docs], cache=cache, progress=True, desc="parse documents")
+    windows = []
+    for (origin, text), doc in zip(docs, parsed):
+        sents = [text[a:b] for a, b in doc.sentences]
+        for i, s in enumerate(sents):
+            if 8 <= len(s.split()) <= 40 and s[-1:] in ".!?\"" and "\n" not in s:
+                windows.append((origin, s, sents[max(0, i - 1):i], sents[i + 1:i + 2]))
+    rng = random.Random(17)
+    rng.shuffle(windows)
+    sent_docs = parse_texts([w[1] for w in windows], cache=cache, progress=True, desc="parse sentences")
+    cases, used = [], set()
+    for cls in CLASSES:
+        errors = paraphrases = 0
+        for (origin, s, before, after), doc in zip(windows, sent_docs):
+            if errors >= per_class and paraphrases >= per_class:
+                break
+            if s in used:
+                continue
+            context = before + after
+            err = plant(cls, s, doc, rng, context) if errors < per_class else None
+            par = paraphrase(cls, s, doc, rng) if paraphrases < per_class else None
+            if err is None and par is None:
+                continue
+            used.add(s)
+            evidence = " ".join(before + [s] + after)
+            for kind, edit in (("error", err), ("paraphrase", par)):
+                if edit is None:
+                    continue
+                n = errors if kind == "error" else paraphrases
+                cases.append({"id": f"{cls}-{kind}-{n:03d}", "class": cls, "kind": kind, "origin": origin,
+                              "evidence": evidence, "answer": edit.text,
+                              "spans": [list(x) for x in edit.spans], "evidence_words": edit.evidence,
+                              "how": edit.how})
+                errors, paraphrases = (errors + 1, paraphrases) if kind == "error" else (errors, paraphrases + 1)
+    return cases
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=["build", "report"])
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
+    ap.add_argument("--per-class", type=int, default=40)
+    ap.add_argument("--documents", type=int, default=600)
+    ap.add_argument("--suite", type=Path, default=SUITE)
+    ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_suite")
+    args = ap.parse_args(argv)
+    if args.command == "build":
+        cases = build(args.data, args.per_class, args.documents)
+        args.suite.parent.mkdir(parents=True, exist_ok=True)
+        args.suite.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+        print(f"{args.suite}: {len(cases)} cases")
+        return 0
+    scored = score_cases(read_suite(args.suite))
+    table = summary(scored)
+    args.out.mkdir(parents=True, exist_ok=True)
+    scored.to_csv(args.out / "cases.csv", index=False)
+    table.to_csv(args.out / "summary.csv", index=False)
+    print(table.to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
