@@ -2,6 +2,11 @@
 
     python tools/semantic_suite.py build [--data ../shared/data] [--per-class 40]
     python tools/semantic_suite.py report      # results/semantic_suite/{cases,summary}.csv
+    python tools/semantic_suite.py passages    # evidencechain/data/planted/passages.json
+
+`passages` takes the evidence passages of the 'planted' training corpus from HaluEval
+summarization documents (MIT), disjoint from the suite's sources and from every benchmark's
+test text.
 
 Sentences come from the CLIFF val articles (Apache-2.0) and WiCE dev evidence (Wikipedia-cited
 web text, CC BY-SA): never from a benchmark's test text. Each case is one sentence with a planted
@@ -25,6 +30,45 @@ from evidencechain.features.semantic.suite import read_suite, score_cases, summa
 from evidencechain.text.parse import ParseCache, parse_texts  # noqa: E402
 
 SUITE = ROOT / "tests/data/semantic_suite.jsonl"
+PASSAGES = ROOT / "evidencechain/data/planted/passages.json"
+NOTICE = ("Passages: sentences of HaluEval summarization documents (RUCAIBox/HaluEval, MIT License, "
+          "Copyright (c) 2020 RUCAIBox), extracted by tools/semantic_suite.py passages.")
+
+
+def _test_text(data: Path) -> str:
+    """The benchmarks' test text (CLIFF test articles, SummEdits documents, RAGTruth QA passages),
+    which no planted passage may share a sentence with."""
+    parts = []
+    with gzip.open(data / "cliff/cliff.jsonl.gz", "rt", encoding="utf-8") as f:
+        parts += [r["doc"] for r in map(json.loads, f) if r["cut"] == "test"]
+    for file in sorted((data / "summedits").glob("*.jsonl.gz")):
+        with gzip.open(file, "rt", encoding="utf-8") as f:
+            parts += [json.dumps(json.loads(line)) for line in f]
+    parts.append((data / "ragtruth_qa/source_info.jsonl").read_text(encoding="utf-8"))
+    return "\n".join(parts)
+
+
+def passages(data: Path, count: int, size: int = 4) -> list[dict]:
+    docs = []
+    with gzip.open(data / "halueval/summarization_data.jsonl.gz", "rt", encoding="utf-8") as f:
+        for k, line in enumerate(f):
+            if k >= count * 3:
+                break
+            docs.append(json.loads(line)["document"])
+    cache = ParseCache(ROOT / "results/semantic_suite/parse.sqlite")
+    parsed = parse_texts(docs, cache=cache, progress=True, desc="parse documents")
+    held_out = _test_text(data)
+    out = []
+    for k, (text, doc) in enumerate(zip(docs, parsed)):
+        sents = [text[a:b] for a, b in doc.sentences]
+        good = [i for i, s in enumerate(sents) if 8 <= len(s.split()) <= 40 and s[-1:] in ".!?\"'"]
+        for i in good:
+            if all(j in good and sents[j] not in held_out for j in range(i, i + size)):
+                out.append({"id": f"halueval-sum-{k:05d}", "sentences": sents[i:i + size]})
+                break
+        if len(out) >= count:
+            break
+    return out
 
 
 def _documents(data: Path, limit: int) -> list[tuple[str, str]]:
@@ -88,13 +132,19 @@ def build(data: Path, per_class: int, limit: int) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["build", "report"])
+    ap.add_argument("command", choices=["build", "report", "passages"])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
     ap.add_argument("--per-class", type=int, default=40)
     ap.add_argument("--documents", type=int, default=600)
     ap.add_argument("--suite", type=Path, default=SUITE)
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_suite")
     args = ap.parse_args(argv)
+    if args.command == "passages":
+        rows = passages(args.data, 240)
+        PASSAGES.write_text(json.dumps({"notice": NOTICE, "passages": rows}, ensure_ascii=False, indent=0) + "\n",
+                            encoding="utf-8")
+        print(f"{PASSAGES}: {len(rows)} passages")
+        return 0
     if args.command == "build":
         cases = build(args.data, args.per_class, args.documents)
         args.suite.parent.mkdir(parents=True, exist_ok=True)

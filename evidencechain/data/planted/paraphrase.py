@@ -4,35 +4,38 @@ from __future__ import annotations
 import re
 
 from ...text.parse import ParsedText
-from .plant import _NUM, _SMALL, Edit, _antonym_pairs, _case, _pick, _words, edits
+from .plant import NEGATIONS, NUMBER, SMALL_NUMBERS, Edit, antonym_pairs, edits, keep_case, pick, words_of
 
 _PREFIXES = ("un", "in", "im", "dis", "ir", "il")
 
 
 def double_negation(text: str, doc: ParsedText, rng) -> Edit | None:
     """'common' -> 'not uncommon' where WordNet gives the prefixed word as its antonym."""
-    pairs = _antonym_pairs()
-    spots = [(s, e, p + w) for s, e, w in _words(doc) for p in _PREFIXES if p + w in pairs.get(w, ())]
-    spot = _pick(rng, spots)
+    pairs = antonym_pairs()
+    words = words_of(doc)
+    if any(w in NEGATIONS for _, _, w in words):
+        return None
+    spots = [(s, e, p + w) for s, e, w in words for p in _PREFIXES if p + w in pairs.get(w, ())]
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, new = spot
-    return Edit(text[:s] + _case("not " + new, text[s:e]) + text[e:], how=f"{text[s:e]} -> not {new}")
+    return Edit(text[:s] + keep_case("not " + new, text[s:e]) + text[e:], how=f"{text[s:e]} -> not {new}")
 
 
 def number_format(text: str, doc: ParsedText, rng) -> Edit | None:
     spots = []
-    for m in re.finditer(rf"(?<![\w.,$-])({_NUM})(?![\w.,-]\d|-)", text):
+    for m in re.finditer(rf"(?<![\w.,$-])({NUMBER})(?![\w.,-]\d|-)", text):
         v = m.group(1)
         if "," in v:
             spots.append((m.start(1), m.end(1), v.replace(",", "")))
         elif v.isdigit() and 2 <= int(v) <= 12 and text[m.end(1):m.end(1) + 1] == " ":
-            spots.append((m.start(1), m.end(1), _SMALL[int(v)]))
+            spots.append((m.start(1), m.end(1), SMALL_NUMBERS[int(v)]))
         elif v.isdigit() and 10_000 <= int(v) and not re.fullmatch(r"(1[5-9]|20)\d\d", v):
             spots.append((m.start(1), m.end(1), f"{int(v):,}"))
     for m in re.finditer(r"(\d)\s?%", text):
         spots.append((m.start() + 1, m.end(), " percent"))
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, new = spot
@@ -42,8 +45,8 @@ def number_format(text: str, doc: ParsedText, rng) -> Edit | None:
 def unit_spelled(text: str, doc: ParsedText, rng) -> Edit | None:
     spelled = edits()["quantity"]["spelled"]
     spots = [(m.start(2), m.end(2), spelled[m.group(2)])
-             for m in re.finditer(rf"({_NUM})\s?(%|[A-Za-z]+)\b", text) if m.group(2) in spelled]
-    spot = _pick(rng, spots)
+             for m in re.finditer(rf"({NUMBER})\s?(%|[A-Za-z]+)\b", text) if m.group(2) in spelled]
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, new = spot
@@ -59,7 +62,7 @@ def _entities(doc: ParsedText, labels=("PERSON", "ORG", "GPE", "NORP")) -> list[
 def coordination_swap(text: str, doc: ParsedText, rng) -> Edit | None:
     ents = _entities(doc)
     spots = [(a, b) for a, b in zip(ents, ents[1:]) if text[a[1]:b[0]] == " and "]
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     (s1, e1, _), (s2, e2, _) = spot
@@ -70,7 +73,7 @@ def passive(text: str, doc: ParsedText, rng) -> Edit | None:
     """'A acquired B' -> 'B was acquired by A' (one regular past-tense verb between two names)."""
     ents = _entities(doc)
     spots = [(a, b) for a, b in zip(ents, ents[1:]) if re.fullmatch(r" [a-z]+ed ", text[a[1]:b[0]])]
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     (s1, e1, _), (s2, e2, _) = spot
@@ -92,12 +95,12 @@ def clause_reorder(text: str, doc: ParsedText, rng) -> Edit | None:
 
 def same_level(text: str, doc: ParsedText, rng) -> Edit | None:
     same = edits()["modality"]["same"]
-    spots = [(s, e, w) for s, e, w in _words(doc) if w in same]
-    spot = _pick(rng, spots)
+    spots = [(s, e, w) for s, e, w in words_of(doc) if w in same]
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, w = spot
-    return Edit(text[:s] + _case(same[w], text[s:e]) + text[e:], how=f"{w} -> {same[w]}")
+    return Edit(text[:s] + keep_case(same[w], text[s:e]) + text[e:], how=f"{w} -> {same[w]}")
 
 
 PREFERRED = {

@@ -15,9 +15,10 @@ from importlib import resources
 
 from ...text.parse import ParsedText
 
+NEGATIONS = frozenset({"not", "n't", "never", "no", "none", "nobody", "nothing", "neither", "nor", "without"})
 CLASSES = ("polarity", "antonym", "roles", "quantity", "recombination", "modality")
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+SMALL_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "eleven", "twelve"]
 
 
@@ -38,7 +39,7 @@ def edits() -> dict:
 
 
 @cache
-def _antonym_pairs() -> dict[str, list[str]]:
+def antonym_pairs() -> dict[str, list[str]]:
     """Surface word -> antonyms, from the semantic lexicon's sources (both directions)."""
     data = tomllib.loads(resources.files("evidencechain.features.semantic").joinpath(
         "data", "cues.toml").read_text(encoding="utf-8"))
@@ -57,7 +58,7 @@ def _antonym_pairs() -> dict[str, list[str]]:
     return out
 
 
-def _case(word: str, like: str) -> str:
+def keep_case(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
@@ -67,21 +68,23 @@ def _replace(text: str, start: int, end: int, new: str, evidence: str, how: str)
     return Edit(out, ((start + lead, start + len(new)),), evidence, how)
 
 
-def _words(doc: ParsedText) -> list[tuple[int, int, str]]:
+def words_of(doc: ParsedText) -> list[tuple[int, int, str]]:
     return [(int(doc.starts[i]), int(doc.ends[i]), doc.lower[i]) for i in range(len(doc))
             if not doc.is_punct[i]]
 
 
-def _pick(rng, items):
+def pick(rng, items):
     return items[rng.randrange(len(items))] if items else None
 
 
 def plant_polarity(text: str, doc: ParsedText, rng) -> Edit | None:
     aux = set(edits()["polarity"]["auxiliaries"])
-    words = _words(doc)
+    words = words_of(doc)
+    if any(w in NEGATIONS for _, _, w in words):
+        return None
     spots = [(s, e, w) for k, (s, e, w) in enumerate(words[:-1])
              if w in aux and words[k + 1][2] not in ("not", "n't", "never", "no", "to")]
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, w = spot
@@ -98,15 +101,15 @@ def _prefix_pair(a: str, b: str) -> bool:
 
 
 def plant_antonym(text: str, doc: ParsedText, rng) -> Edit | None:
-    pairs = _antonym_pairs()
+    pairs = antonym_pairs()
     scaled = set(edits()["modality"]["shifts"]) | set(edits()["modality"]["same"])
-    spots = [(s, e, w) for s, e, w in _words(doc) if w in pairs and len(w) > 2 and w not in scaled
+    spots = [(s, e, w) for s, e, w in words_of(doc) if w in pairs and len(w) > 2 and w not in scaled
              and any(not _prefix_pair(w, b) for b in pairs[w])]
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, w = spot
-    new = _case(_pick(rng, sorted(b for b in pairs[w] if not _prefix_pair(w, b))), text[s:e])
+    new = keep_case(pick(rng, sorted(b for b in pairs[w] if not _prefix_pair(w, b))), text[s:e])
     return _replace(text, s, e, new, text[s:e], f"{w} -> {new.lower()}")
 
 
@@ -123,7 +126,7 @@ def plant_roles(text: str, doc: ParsedText, rng) -> Edit | None:
             if l1 == l2 and text[s1:e1] != text[s2:e2] and 1 <= len(gap.split()) <= 4 \
                     and not re.search(r"[,;:()\"]| and | or ", gap) and relation(e1, s2):
                 pairs.append((s1, e1, s2, e2))
-    spot = _pick(rng, pairs)
+    spot = pick(rng, pairs)
     if spot is None:
         return None
     s1, e1, s2, e2 = spot
@@ -136,12 +139,12 @@ def plant_roles(text: str, doc: ParsedText, rng) -> Edit | None:
 def plant_quantity(text: str, doc: ParsedText, rng) -> Edit | None:
     q = edits()["quantity"]
     spots = []
-    for m in re.finditer(rf"(?<![\w.])({_NUM})(\s*)(%|[A-Za-z]+)\b", text):
+    for m in re.finditer(rf"(?<![\w.])({NUMBER})(\s*)(%|[A-Za-z]+)\b", text):
         word = m.group(3).lower()
         table = q["scales"] if word in q["scales"] else q["units"] if word in q["units"] else None
         if table:
             spots.append((m.start(3), m.end(3), table[word]))
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, new = spot
@@ -152,20 +155,20 @@ def plant_quantity(text: str, doc: ParsedText, rng) -> Edit | None:
 
 def plant_modality(text: str, doc: ParsedText, rng) -> Edit | None:
     shifts = edits()["modality"]["shifts"]
-    words = _words(doc)
+    words = words_of(doc)
     spots = [(s, e, w) for k, (s, e, w) in enumerate(words)
              if w in shifts and not (k + 1 < len(words) and words[k + 1][2] in ("to", "of"))]
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, w = spot
-    return _replace(text, s, e, _case(shifts[w], text[s:e]), text[s:e], f"{w} -> {shifts[w]}")
+    return _replace(text, s, e, keep_case(shifts[w], text[s:e]), text[s:e], f"{w} -> {shifts[w]}")
 
 
 def _values(text: str) -> list[tuple[int, int, str]]:
     """Years and plain numbers of a text, (start, end, kind)."""
     out = []
-    for m in re.finditer(rf"(?<![\w.,$:'/-])({_NUM})(?![\w:/'-]|[.,]\d)", text):
+    for m in re.finditer(rf"(?<![\w.,$:'/-])({NUMBER})(?![\w:/'-]|[.,]\d)", text):
         v = m.group(1)
         year = re.fullmatch(r"(1[5-9]|20)\d\d", v) is not None
         out.append((m.start(1), m.end(1), "year" if year else "number"))
@@ -185,13 +188,13 @@ def plant_recombination(text: str, doc: ParsedText, rng, context: list[str]) -> 
     same = [(a, b) for i, a in enumerate(mine) for b in mine[i + 1:]
             if a[2] == b[2] and text[a[0]:a[1]] != text[b[0]:b[1]]]
     if same and (not spots or rng.random() < 0.5):
-        (s1, e1, _), (s2, e2, _) = _pick(rng, same)
+        (s1, e1, _), (s2, e2, _) = pick(rng, same)
         a, b = text[s1:e1], text[s2:e2]
         out = text[:s1] + b + text[e1:s2] + a + text[e2:]
         shift = len(b) - len(a)
         return Edit(out, ((s1, s1 + len(b)), (s2 + shift, s2 + shift + len(a))), f"{a} ... {b}",
                     "values swapped")
-    spot = _pick(rng, spots)
+    spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, v = spot

@@ -16,7 +16,7 @@ def _passive(v: View, k: int) -> bool:
     return before and k + 1 < len(v) and v.word(k + 1) == "by"
 
 
-def _argument(v: View, k: int, step: int, shared: frozenset[str], names: set[int]) -> int | None:
+def _argument(v: View, k: int, step: int, shared: frozenset[str], names: dict) -> int | None:
     """The nearest shared name (else content word) from position k in direction `step`, in the clause."""
     j, first = k + step, None
     while 0 <= j < len(v):
@@ -30,12 +30,13 @@ def _argument(v: View, k: int, step: int, shared: frozenset[str], names: set[int
     return first
 
 
-def _names(v: View) -> set[int]:
-    """Positions of tokens inside named entities."""
-    doc, out = v.doc, set()
+def _names(v: View) -> dict[int, tuple[int, ...]]:
+    """Position of every token inside a named entity -> the positions of its whole entity."""
+    doc, out = v.doc, {}
     for s, t, label in v.doc.entities or ():
         if label in _NAMED:
-            out.update(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t)
+            whole = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t)
+            out.update({k: whole for k in whole})
     return out
 
 
@@ -63,5 +64,6 @@ def role_swaps(a: View, e: View) -> list[Signal]:
         if swapped and (x, y) not in seen:
             seen.add((x, y))
             shown = e.span_text(list(range(min(ex, ey), max(ex, ey) + 1)))
-            out.append(Signal("roles", (int(a.idx[x]), int(a.idx[y])), shown))
+            words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
+            out.append(Signal("roles", tuple(int(a.idx[k]) for k in words), shown))
     return out
