@@ -31,7 +31,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example lint data checker experiment halueval ragtruth-qa summedits cliff transfer benchmarks semantic-suite semantic-ablation tables figures paper reproduce notebooks bench bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -121,6 +121,11 @@ cliff: paper/tables/.cliff.done ## CLIFF summaries (real word labels): threshold
 halueval: paper/tables/.halueval.done ## HaluEval (3 subsets) + Provenance grid + audit transfer; results/halueval
 transfer: paper/tables/.transfer.done ## transfer matrix: fit on each corpus, score every other; results/transfer
 benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark above
+
+semantic-suite: $(VENV)/.installed ## per-class recall and paraphrase false alarms of the semantic error classes (results/semantic_suite)
+	$(PY) tools/semantic_suite.py report
+
+semantic-ablation: results/semantic/run.json ## the semantic error classes with and without on CLIFF, SummEdits, RAGTruth QA (results/semantic)
 
 $(TABLES_DONE): $(AUDIT_RUN) $(BENCHMARK_DONE) $(REPORT_SOURCES)
 	@echo "==> tables from results/audit into paper/tables (and the README results block)"

@@ -13,7 +13,7 @@ def stem(word: str) -> str:
     """A crude stem that makes 'reduce', 'reduced', 'reduces' and 'reducing' meet."""
     w = word.lower()
     for suffix in _SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
             w = w[:-len(suffix)]
             break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":

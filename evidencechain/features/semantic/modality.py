@@ -5,6 +5,8 @@ from .align import View
 from .base import Signal
 from .lexicon import Lexicon
 
+_MODALS = frozenset({"may", "might", "could"})
+
 
 def _levels(v: View, scale: dict[str, int]) -> dict[int, int]:
     """Position -> level of the scale's words in the sentence ('a few' read as 'few')."""
@@ -30,9 +32,10 @@ def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             hits = a.find(e.keys(scoped))
             if hits:
                 out.append(Signal("modality", (int(a.idx[hits[0]]),), e.span_text([j, scoped])))
-        for k, level in mine.items():  # a hedge the answer adds: "reduces" -> "may reduce"
+        for k, level in mine.items():  # a modal the answer adds: "reduces" -> "may reduce"
             scoped = a.next_content(k, 4)
-            if level == 0 and 0 not in their_levels and scoped is not None and e.find(a.keys(scoped)):
+            if level == 0 and a.word(k) in _MODALS and 0 not in their_levels and scoped is not None \
+                    and e.find(a.keys(scoped)):
                 hit = e.find(a.keys(scoped))[0]
                 out.append(Signal("modality", (int(a.idx[k]),), e.text(hit)))
     return out

@@ -11,13 +11,11 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     out = []
     for k in range(len(v)):
         w = v.word(k)
-        if w in lex.negation:
-            if w == "no" and k + 1 < len(v) and v.word(k + 1) == "longer":
-                out.append((k, v.next_content(k + 1)))
-            else:
-                out.append((k, v.next_content(k)))
-        elif w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to":
-            out.append((k, v.next_content(k + 1)))
+        if w in lex.negation or (w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to"):
+            j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
+                               and v.word(k + 1) in ("longer", "to") else k)
+            named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            out.append((k, None if named else j))
     return out
 
 

@@ -48,15 +48,18 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
 def role_swaps(a: View, e: View) -> list[Signal]:
     out, seen = [], set()
     shared = a.all_keys & e.all_keys
-    names = _names(a)
+    names, their_names = _names(a), _names(e)
     for r in range(len(a)):
         if a.punct(r) or r in names or a.word(r) in _LINKS or not (a.keys(r) & shared):
             continue
         x, y = _argument(a, r, -1, shared, names), _argument(a, r, 1, shared, names)
-        if x is None or y is None or a.keys(x) & a.keys(y) or (x in names) != (y in names):
+        if x is None or y is None or a.keys(x) & a.keys(y):
             continue
         er, ex, ey = _unique(e, a.keys(r)), _unique(e, a.keys(x)), _unique(e, a.keys(y))
         if er is None or ex is None or ey is None:
+            continue
+        named = (x in names or ex in their_names, y in names or ey in their_names)
+        if named[0] != named[1] or (not named[0] and not a.content(r)):
             continue
         if not (min(ex, ey) < er < max(ex, ey)):
             continue
