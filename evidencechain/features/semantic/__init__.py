@@ -39,8 +39,8 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex)
-    found += role_swaps(answer, e)
     found += recombined(answer, e, evidence.values, lex)
+    found += role_swaps(answer, e)
     found += modality_shifts(answer, e, lex)
     out, taken = [], set()
     for s in found:

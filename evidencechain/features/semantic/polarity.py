@@ -57,7 +57,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         hits = _related(e, j, a, lex)
         if hits:
-            out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text([k, j])))
+            out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
     for side, other, answer_side in ((a, e, True), (e, a, False)):
         for k in range(len(side)):
             if not side.content(k):
