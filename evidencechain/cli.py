@@ -19,7 +19,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
 
-commands: data check, data audit, run, checker train, detect, report
+commands: data check, data audit, data planted, run, checker train, detect, report
 (stage timings: python -m evidencechain.bench, or make bench)"""
 MODEL_HELP = """a run's model directory (RUN_DIR/model). It holds a Python pickle: loading it runs
 code, so use only models from a trusted source (checksums in model.json detect damage and
@@ -66,6 +66,20 @@ def _data_audit(args: argparse.Namespace) -> int:
 
     with staged_directory(args.out) as stage:
         names = [p.name for p in write_audit_corpus(stage, seed=args.seed, scale=args.scale)]
+    for name in names:
+        print(Path(args.out) / name)
+    return 0
+
+
+def _data_planted(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .data.planted.corpus import generate_planted_corpus
+    from .data.ragtruth import write_ragtruth
+    from .io import staged_directory
+
+    with staged_directory(args.out) as stage:
+        names = [p.name for p in write_ragtruth(generate_planted_corpus(args.seed), stage)]
     for name in names:
         print(Path(args.out) / name)
     return 0
@@ -173,6 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--out", default="data/audit",
                        help="corpus directory; replaced only if absent, empty or an earlier corpus")
     audit.set_defaults(func=_data_audit)
+    planted = data_sub.add_parser("planted", help="write the 'planted' corpus: real passages with planted meaning "
+                                                  "errors (polarity, antonym, roles, quantity, recombination, "
+                                                  "modality) as conflict spans")
+    planted.add_argument("--seed", type=SEED, default=17)
+    planted.add_argument("--out", default="data/planted", help="output directory (RAGTruth format)")
+    planted.set_defaults(func=_data_planted)
 
     run = sub.add_parser("run", help="run an experiment from a TOML config")
     run.add_argument("--config", default="experiments/audit.toml")

@@ -172,3 +172,15 @@ def test_detect_names_the_class_and_the_evidence_words(tmp_path_factory, tmp_pat
         assert named[0]["evidence_words"]
     code, pretty, _ = run_cli(["detect", str(answers), "-q", "--format", "pretty", "--color", "never"])
     assert code == 0 and "conflict: polarity; evidence: reduced" in pretty
+
+
+def test_data_planted_writes_a_ragtruth_corpus_that_checks(tmp_path):
+    from detect_support import run_cli
+
+    out = tmp_path / "planted"
+    code, stdout, err = run_cli(["data", "planted", "--out", str(out)])
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["response.jsonl", "source_info.jsonl"]
+    code, report, _ = run_cli(["data", "check", "--response-jsonl", str(out / "response.jsonl"),
+                               "--source-info-jsonl", str(out / "source_info.jsonl")])
+    assert code == 0 and "OK" in report

@@ -2,9 +2,12 @@
 CLIFF (thresholds on `val`, scored once on `test`) and on SummEdits domains (thresholds on each
 domain's own calibration half, as in the benchmark's zero-shot protocol).
 
-    python tools/semantic_ablation.py [--data ../shared/data] [--benchmarks cliff summedits:podcast]
+    python tools/semantic_ablation.py [--data ../shared/data] [--benchmarks cliff summedits:podcast ragtruth_qa]
 
-Writes results/semantic_ablation/{models/,ablation.csv}: per benchmark, variant and detector,
+RAGTruth QA is test data only: it is scored with the model's own thresholds (chosen on the
+synthetic calibration split), as `detect` would, giving answer F1 and span F1.
+
+Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
 answer-level balanced accuracy and ROC-AUC on the scored part. The 'without' variant is the
 recipe before the semantic family (audit corpus only, groups lexical / retrieval / mismatch).
 """
@@ -26,8 +29,16 @@ from evidencechain.model import EvidenceChain  # noqa: E402
 from evidencechain.text.parse import ParseCache  # noqa: E402
 
 DETECTORS = ("NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF", "EvidenceChain_Token")
-VARIANTS = {"without": {"planted": False, "groups": ["lexical", "retrieval", "mismatch"]},
-            "with": {"planted": True, "groups": ["lexical", "retrieval", "mismatch", "semantic"]}}
+SEMANTIC = ["lexical", "retrieval", "mismatch", "semantic"]
+VARIANTS = {"without": {"planted": 0, "groups": SEMANTIC[:3]},
+            "with": {"planted": default.RECIPE["planted"], "groups": SEMANTIC},
+            "planted_only": {"planted": 240, "groups": SEMANTIC[:3]},
+            "semantic_only": {"planted": 0, "groups": SEMANTIC},
+            "planted_60": {"planted": 60, "groups": SEMANTIC},
+            "planted_120": {"planted": 120, "groups": SEMANTIC},
+            "planted_240": {"planted": 240, "groups": SEMANTIC}}
+"""'without' is the recipe before the family, 'with' the default model's; the other two split the
+change into its training corpus and its features."""
 
 
 def _model(variant: str, out: Path) -> Path:
@@ -46,6 +57,14 @@ def _model(variant: str, out: Path) -> Path:
 def _benchmark(name: str, data: Path):
     """(calibration corpus, scored corpus) of a benchmark, by its protocol: CLIFF val / test,
     a SummEdits domain's evaluation / test split."""
+    if name == "halueval_qa":  # a training corpus elsewhere, so usable to choose between variants
+        from evidencechain.data.halueval import load_halueval_corpus
+        return None, load_halueval_corpus(data / "halueval", subsets=("qa",), limit=500, seed=17)
+    if name == "ragtruth_qa":
+        from evidencechain.data.ragtruth import load_ragtruth
+        corpus = load_ragtruth(data / "ragtruth_qa/response.jsonl", data / "ragtruth_qa/source_info.jsonl",
+                               quality=None, name="ragtruth_qa")
+        return None, corpus
     if name == "cliff":
         from evidencechain.data.cliff import load_cliff
         corpus = load_cliff(data / "cliff")
@@ -72,18 +91,38 @@ def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
     return float(cut)
 
 
+def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> list[dict]:
+    """Answer F1 and span F1 (as `detect` gives spans) at the model's calibrated thresholds."""
+    from evidencechain.detect.results import results_from_scored, span_f1
+
+    scored = model.score(corpus, progress=False)
+    rows = []
+    for det in DETECTORS:
+        m = binary_metrics(scored.responses["label"], scored.responses[f"risk_{det}"],
+                           model.thresholds[det]["response"])
+        spans = span_f1(corpus, results_from_scored(model, det, corpus, scored))
+        rows.append({"benchmark": bench, "variant": variant, "detector": det, "response_f1": round(m["f1"], 4),
+                     "span_f1": round(spans, 4), "roc_auc": round(m["roc_auc"], 4), "answers": len(corpus.responses)})
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
     ap.add_argument("--benchmarks", nargs="+", default=["cliff"])
+    ap.add_argument("--variants", nargs="+", default=["without", "with"], choices=list(VARIANTS))
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_ablation")
     args = ap.parse_args(argv)
     cache = ParseCache(args.out / "parse.sqlite")
     rows = []
-    for variant in VARIANTS:
+    for variant in args.variants:
         model = EvidenceChain.load(_model(variant, args.out), cache=cache)
         for bench in args.benchmarks:
             calibration, scored = _benchmark(bench, args.data)
+            if calibration is None:
+                rows += _own_thresholds(model, scored, bench, variant)
+                continue
             cal = model.score(calibration, progress=False).responses
             test = model.score(scored, progress=False).responses
             for det in DETECTORS:
@@ -96,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(rows[-1], flush=True)
     table = pd.DataFrame(rows)
     args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "ablation.csv", index=False)
+    name = "_".join(b.replace(":", "-") for b in args.benchmarks) + "_" + "_".join(args.variants)
+    table.to_csv(args.out / f"ablation_{name}.csv", index=False)
     print(table.to_string(index=False))
     return 0
 

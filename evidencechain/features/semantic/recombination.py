@@ -77,7 +77,7 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
         ctx = _context(a, x, mine)
         rivals = [y for y in theirs if y.kind == x.kind and y.key != x.key]
         if (x.key, x.kind) in their_keys:  # two values of the sentence swapped
-            if not rivals or not x.kind.startswith(("year", "number", "date")):
+            if not rivals or x.kind not in ("year", "number"):
                 continue
             best = max(rivals, key=lambda y: _similarity(ctx, _context(e, y, theirs)))
             if (best.key, best.kind) not in my_keys:
