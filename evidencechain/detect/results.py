@@ -159,8 +159,8 @@ class _Tokens:
     pred: np.ndarray
     own: np.ndarray
     mismatch: np.ndarray
-    semantic: np.ndarray
-    """Per token: (class, evidence words) of a semantic signal, or None."""
+    semantic: np.ndarray | None = None
+    """Per token: (class, evidence words) of a semantic signal, or None; None when not computed."""
 
 
 def _token_arrays(tokens: pd.DataFrame, name: str) -> tuple[dict[str, np.ndarray], dict]:
@@ -313,6 +313,8 @@ def _mask_spans(toks: _Tokens, doc, mask: np.ndarray, sents: list[dict], level: 
 
 def _semantic_of(toks: _Tokens, a: int, b: int) -> tuple[str | None, str | None]:
     """The first semantic signal on a word of [a, b): (class, evidence words), else (None, None)."""
+    if toks.semantic is None:
+        return None, None
     found = [s for s in toks.semantic[(toks.start < b) & (toks.end > a)] if s is not None]
     return found[0] if found else (None, None)
 
