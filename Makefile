@@ -32,7 +32,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks semantic-suite semantic-ablation tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -133,6 +133,11 @@ cliff: paper/tables/.cliff.done ## CLIFF summaries (real word labels): threshold
 halueval: paper/tables/.halueval.done ## HaluEval (3 subsets) + Provenance grid + audit transfer; results/halueval
 transfer: paper/tables/.transfer.done ## transfer matrix: fit on each corpus, score every other; results/transfer
 benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark above
+
+semantic-suite: $(VENV)/.installed ## per-class recall and paraphrase false alarms of the semantic error classes (results/semantic_suite)
+	$(PY) -m evidencechain.features.semantic.build_suite report
+
+semantic-ablation: results/semantic/run.json ## the semantic error classes with and without on CLIFF, SummEdits, RAGTruth QA (results/semantic)
 
 # The default detect model's card: the README's default-model block is rendered from it.
 $(DEFAULT_CARD): $(EXPERIMENT_SOURCES) | $(VENV)/.installed

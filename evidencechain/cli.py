@@ -58,6 +58,20 @@ def _data_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_planted(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .data.planted.corpus import generate_planted_corpus
+    from .data.ragtruth import write_ragtruth
+    from .io import staged_directory
+
+    with staged_directory(args.out) as stage:
+        names = [p.name for p in write_ragtruth(generate_planted_corpus(args.seed), stage)]
+    for name in names:
+        print(Path(args.out) / name)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from .config import apply_overrides, load_config
     from .io import check_output_dir
@@ -194,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="corpus directory (default data/audit); replaced only if absent, empty or an "
                             "earlier corpus")
     audit.set_defaults(func=_data_audit)
+    planted = _command(data_sub, "data planted", texts)
+    planted.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
+    planted.add_argument("--out", default="data/planted", metavar="DIR",
+                         help="corpus directory in RAGTruth format (default data/planted); replaced only if absent, "
+                              "empty or an earlier corpus")
+    planted.set_defaults(func=_data_planted)
 
     run = _command(sub, "run", texts)
     run.add_argument("--config", default="experiments/audit.toml", metavar="TOML",

@@ -22,7 +22,7 @@ from .checker.settings import QUANTIZATIONS
 from .errors import ConfigError
 from .features import FEATURE_GROUPS, FeatureConfig
 
-FORMATS = ("ragtruth", "halueval", "summedits", "cliff", "plain")
+FORMATS = ("ragtruth", "halueval", "summedits", "cliff", "plain", "planted")
 RESPONSE_METHODS = ("Provenance", "Length")
 THRESHOLD_METRICS = ("f1", "balanced_accuracy")
 CALIBRATE_ON = ("fit", "test")
@@ -43,6 +43,8 @@ class CorpusConfig:
     format: str = field(default="ragtruth", metadata=_choice(*FORMATS))
     response_jsonl: str = ""
     source_info_jsonl: str = ""
+    """ragtruth: the two files; planted: an optional RAGTruth-format corpus (the audit corpus) that
+    the 'planted' corpus of semantic errors (`data.planted`) is merged into."""
     path: str = ""
     """halueval / summedits: the data directory; cliff / plain: the file."""
     subsets: list[str] = field(default_factory=list)
@@ -292,7 +294,10 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
         sec = f"{where} [corpora.{name}]"
         if c.format == "ragtruth" and not (c.response_jsonl and c.source_info_jsonl):
             raise ConfigError(f"{sec}: format 'ragtruth' needs response_jsonl and source_info_jsonl")
-        if c.format != "ragtruth" and not c.path:
+        if c.format == "planted" and bool(c.response_jsonl) != bool(c.source_info_jsonl):
+            raise ConfigError(f"{sec}: format 'planted' merges a RAGTruth-format corpus only when both "
+                              f"response_jsonl and source_info_jsonl are given")
+        if c.format not in ("ragtruth", "planted") and not c.path:
             raise ConfigError(f"{sec} path: format {c.format!r} needs a path")
         allowed = _subsets_of(c.format)
         for subset in c.subsets:

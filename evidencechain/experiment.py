@@ -36,6 +36,7 @@ ABLATIONS = {
     "No mismatch rules": ("lexical", "retrieval", "metadata"),
     "Only lexical coverage": ("coverage_only",),
 }
+SEMANTIC_VARIANT = "All + semantic error classes"
 MAIN_SIGNAL = {
     "Lexical": "Token novelty and source coverage",
     "BM25": "Per-source BM25+ evidence match blended with coverage",
@@ -121,9 +122,13 @@ def input_files(config: ExperimentConfig) -> dict[str, str]:
 
 def ablation_table(model: EvidenceChain, params: dict, train, calibration, test, span_labels: bool,
                    name: str) -> pd.DataFrame:
-    """Refit the ablation detector on feature subsets; evaluate each at sentence and word level."""
+    """Refit the ablation detector on feature subsets; evaluate each at sentence and word level.
+    With the semantic family computed (`[features] semantic = true`), one more variant adds it."""
     rows = []
-    for variant, groups in ABLATIONS.items():
+    variants = dict(ABLATIONS)
+    if model.features.semantic:
+        variants[SEMANTIC_VARIANT] = (*ABLATIONS["All evidence-chain features"], "semantic")
+    for variant, groups in variants.items():
         sub = EvidenceChain((name,), name, model.features, model.random_state, model.response_aggregation,
                             {name: {**params.get(name, {}), "groups": groups}},
                             threshold_metric=model.threshold_metric)

@@ -28,6 +28,7 @@ from .detectors import (
     choose_threshold,
     make_detector,
     with_claim_switches,
+    with_semantic_switch,
 )
 from .errors import ConfigError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
@@ -104,6 +105,7 @@ class EvidenceChain:
         self.primary = primary
         self.features = features or FeatureConfig()
         self.features = with_claim_switches(self.features, self.detector_names)
+        self.features = with_semantic_switch(self.features, detector_params)
         self.random_state = random_state
         self.response_aggregation = response_aggregation
         """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""

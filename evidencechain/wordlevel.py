@@ -1,6 +1,7 @@
 """Word-level risk: sentence risk spread over the tokens that carry unsupported content.
 
-own evidence = 1.0 for a number or entity absent from the source, 0.8 for any other
+own evidence = 1.0 for a number or entity absent from the source or a word that a semantic
+error class flags (when the 'semantic' family is computed), 0.8 for any other
 content word absent from the source, 0 for supported words, stop words and punctuation.
 token evidence = max(own, CONTEXT * mean own evidence of the previous and next token in
 the same sentence): an unsupported clause is annotated as a whole, function words included,
@@ -23,6 +24,8 @@ CONTEXT = 0.7
 def token_evidence(tokens: pd.DataFrame) -> np.ndarray:
     own = NOVEL_WEIGHT * tokens["novelty"].to_numpy(dtype=float)
     mismatch = (tokens["number_absent"].to_numpy() > 0) | (tokens["entity_absent"].to_numpy() > 0)
+    if "semantic_conflict" in tokens:  # a word that contradicts its evidence (features.semantic)
+        mismatch |= tokens["semantic_conflict"].to_numpy() > 0
     punct = tokens["is_punct"].to_numpy() > 0
     own = np.where(punct, 0.0, np.where(mismatch, 1.0, own))
     series = pd.Series(own, index=tokens.index)

@@ -159,7 +159,8 @@ def test_to_dict_is_json_and_names_the_detector(example_results, detector):
     record = json.loads(json.dumps(example_results["museum"].to_dict()))
     assert record["detector"] == detector.detector and record["model"] == detector.path.name
     assert set(record) >= {"id", "verdict", "risk", "threshold", "spans", "sentences", "answer", "note"}
-    assert set(record["spans"][0]) == {"start", "end", "text", "confidence", "type", "level", "sentence"}
+    assert set(record["spans"][0]) == {"start", "end", "text", "confidence", "type", "level", "sentence",
+                                      "error_class", "evidence_words"}
 
 
 def test_empty_answer_has_nothing_to_check(detector):

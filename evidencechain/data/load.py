@@ -48,6 +48,14 @@ def read_corpus(spec, name: str, seed: int) -> Corpus:
     elif spec.format == "cliff":
         from .cliff import load_cliff
         corpus = load_cliff(path)
+    elif spec.format == "planted":
+        from .planted.corpus import generate_planted_corpus, merged
+        corpus = generate_planted_corpus(seed)
+        if spec.response_jsonl:
+            from .ragtruth import load_ragtruth
+            base = load_ragtruth(Path(spec.response_jsonl).expanduser(), Path(spec.source_info_jsonl).expanduser(),
+                                 quality=spec.quality or None, name=name)
+            corpus = merged(base, corpus, name)
     elif spec.format == "plain":
         from .plain import load_plain
         corpus = load_plain(path, name=name)

@@ -1,9 +1,12 @@
 """The default model: built on first use from the seeded audit corpus, cached by content hash.
 
-Recipe (`RECIPE`): the audit corpus of seed 17 (generated in memory, nothing downloaded),
-split by source into train / calibration / test (`split_corpus`, 20% of the train sources for
-calibration, seed 17); every detector fitted on the train split with the metadata feature group
-off (generator name, temperature and source collection describe a corpus, not an answer's
+Recipe (`RECIPE`): the audit corpus of seed 17 (generated in memory, nothing downloaded), plus
+`planted` passages of the 'planted' corpus (`data.planted`: real passages shipped with the
+package, with planted meaning errors of the semantic classes as conflict spans; 0 by default:
+fitted on them the detectors lost answer F1 on real RAGTruth QA answers), split by source into train /
+calibration / test (`split_corpus`, 20% of the train sources for calibration, seed 17); every
+detector fitted on the train split with the lexical, retrieval, mismatch and semantic feature
+groups (`features.semantic`) and the metadata feature group off (generator name, temperature and source collection describe a corpus, not an answer's
 support, and do not transfer); thresholds on the calibration split. The detector a `detect`
 reports is chosen on the calibration split too (`choose_detector`). The audit test split is
 scored once for the model card (`card.json`): a synthetic test bed, not a benchmark.
@@ -40,7 +43,8 @@ RECIPE = {
     "calibration_fraction": 0.2, "split_seed": 17,
     "detectors": ["Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
                   "EvidenceChain_RF", "EvidenceChain_Token"],
-    "groups": ["lexical", "retrieval", "mismatch"],
+    "groups": ["lexical", "retrieval", "mismatch", "semantic"],
+    "planted": 0,
     "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
     "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
     "selection": "selection-v1",
@@ -141,6 +145,7 @@ def _lock(path: Path):
 def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
     """Fit the default model into `out` (model.skops, model.json with checksums, card.json)."""
     from ..data.audit import generate_audit_corpus
+    from ..data.planted.corpus import generate_planted_corpus, merged
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
     from ..model import EvidenceChain
@@ -149,11 +154,14 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
     t0 = time.perf_counter()
     r = RECIPE
     corpus = generate_audit_corpus(r["seed"], r["scale"])
+    if r["planted"]:  # how many of the planted corpus's passages join the audit corpus
+        corpus = merged(corpus, generate_planted_corpus(r["seed"], limit=r["planted"]), "audit+planted")
     parts = split_corpus(corpus, r["calibration_fraction"], r["split_seed"])
     groups = tuple(r["groups"])
     params = {"EvidenceChain_LR": {"groups": groups}, "EvidenceChain_Token": {"groups": groups},
               "EvidenceChain_RF": {"groups": groups, **r["random_forest"]}}
-    model = EvidenceChain(tuple(r["detectors"]), "EvidenceChain_RF", FeatureConfig(pipeline=pipeline),
+    features = FeatureConfig(pipeline=pipeline, semantic="semantic" in groups)
+    model = EvidenceChain(tuple(r["detectors"]), "EvidenceChain_RF", features,
                           r["random_state"], r["response_aggregation"], params, ParseCache(None),
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():

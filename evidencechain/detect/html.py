@@ -147,6 +147,8 @@ def _marked(text: str, lo: int, hi: int, result: DetectionResult) -> str:
             continue
         out.append(_e(text[at:a]))
         kind = f", {span.type}" if span.type else ""
+        if span.error_class:
+            kind += f": {span.error_class}; evidence: {span.evidence_words}"
         out.append(f'<mark class="span {confidence_class(span.confidence)} level-{span.level}" '
                    f'data-start="{span.start}" data-end="{span.end}" '
                    f'title="confidence {span.confidence:.2f} ({span.level}{kind})">{_e(text[a:b])}</mark>')

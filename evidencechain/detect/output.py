@@ -153,6 +153,8 @@ def pretty(result: DetectionResult, colour: bool = False, width: int = 100) -> s
         lines.append(f"   [{s.index}] {verdict} {s.risk:.2f}  {where}")
     for span in result.spans:
         kind = f", {span.type}" if span.type else ""
+        if span.error_class:
+            kind += f": {span.error_class}; evidence: {_clip(span.evidence_words or '', 40)}"
         lines.append(f"   span [{span.start}:{span.end}] \"{_clip(span.text, 60)}\" confidence "
                      f"{span.confidence:.2f} ({span.level}{kind})")
     if result.note:

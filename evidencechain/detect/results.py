@@ -12,6 +12,9 @@ Rules (the README's output section says the same):
     it, with a note that the risk is spread over the whole sentence.
   * a sentence's evidence is the chunk with the highest TF-IDF cosine; a sentence that shares no
     content word with any chunk has evidence None ('no evidence'), never a chunk with score 0.
+  * a span with a word that a semantic error class flags (model with the 'semantic' family) is a
+    'conflict' and names its class and the evidence words it conflicts with (error_class,
+    evidence_words: "polarity", "reduced"); other spans have None there.
   * span type: 'conflict' for a number or name the evidence lacks inside a sentence that otherwise
     rests on a chunk (at least half of its content words in it); otherwise, with the learned checker
     in the model, its verdict on the sentence (conflict or baseless, the likelier); without it,
@@ -83,6 +86,11 @@ class Span:
     level: str
     """'word' (passed the word threshold) or 'sentence' (named because the answer is flagged)."""
     sentence: int
+    error_class: str | None = None
+    """The semantic error class of a conflict (polarity, antonym, roles, quantity, recombination,
+    modality) when `features.semantic` flags a word of the span; None otherwise."""
+    evidence_words: str | None = None
+    """The evidence words that span conflicts with ('reduced'), with `error_class`."""
 
 
 @dataclass
@@ -153,6 +161,8 @@ class _Tokens:
     pred: np.ndarray
     own: np.ndarray
     mismatch: np.ndarray
+    semantic: np.ndarray | None = None
+    """Per token: (class, evidence words) of a semantic signal, or None; None when not computed."""
 
 
 def _token_arrays(tokens: pd.DataFrame, name: str) -> tuple[dict[str, np.ndarray], dict]:
@@ -165,9 +175,20 @@ def _token_arrays(tokens: pd.DataFrame, name: str) -> tuple[dict[str, np.ndarray
             "pred": (tokens[f"pred_{name}"].to_numpy() > 0) if f"pred_{name}" in tokens
             else np.zeros(len(tokens), bool),
             "own": token_evidence(tokens),
-            "mismatch": (tokens["number_absent"].to_numpy() > 0) | (tokens["entity_absent"].to_numpy() > 0),
-            "order": tokens["token_index"].to_numpy()}
+            "mismatch": (tokens["number_absent"].to_numpy() > 0) | (tokens["entity_absent"].to_numpy() > 0)
+            | (tokens["semantic_conflict"].to_numpy() > 0 if "semantic_conflict" in tokens else False),
+            "order": tokens["token_index"].to_numpy(),
+            "semantic": _semantic_column(tokens)}
     return cols, tokens.groupby("response_id", sort=False).indices
+
+
+def _semantic_column(tokens: pd.DataFrame) -> np.ndarray:
+    out = np.full(len(tokens), None, dtype=object)
+    if "semantic_class" in tokens:
+        for k, (cls, words) in enumerate(zip(tokens["semantic_class"], tokens["semantic_evidence"])):
+            if isinstance(cls, str) and cls:
+                out[k] = (cls, words)
+    return out
 
 
 def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None = None,
@@ -192,7 +213,7 @@ def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None 
             pos = positions[rid]
             pos = pos[np.argsort(cols["order"][pos], kind="stable")]
             toks = _Tokens(*(cols[c][pos] for c in ("start", "end", "word", "sentence", "risk", "pred", "own",
-                                                     "mismatch")))
+                                                     "mismatch", "semantic")))
         sents = sorted(by_response.get(rid, []), key=lambda r: r["sentence_index"])
         chunks, texts = locations[source.source_id]
         for r in sents:
@@ -286,9 +307,18 @@ def _mask_spans(toks: _Tokens, doc, mask: np.ndarray, sents: list[dict], level: 
     spans = []
     for a, b, conf in tokens_to_spans(doc, mask, toks.risk):
         sent = _sentence_of(sents, a)
-        spans.append(Span(a, b, doc.text[a:b], conf, _span_type(toks, a, b, sent), level,
-                          int(sent["sentence_index"])))
+        cls, words = _semantic_of(toks, a, b)
+        spans.append(Span(a, b, doc.text[a:b], conf, "conflict" if cls else _span_type(toks, a, b, sent), level,
+                          int(sent["sentence_index"]), cls, words))
     return spans
+
+
+def _semantic_of(toks: _Tokens, a: int, b: int) -> tuple[str | None, str | None]:
+    """The first semantic signal on a word of [a, b): (class, evidence words), else (None, None)."""
+    if toks.semantic is None:
+        return None, None
+    found = [s for s in toks.semantic[(toks.start < b) & (toks.end > a)] if s is not None]
+    return found[0] if found else (None, None)
 
 
 def _fallback_spans(sentences: list[SentenceResult], toks: _Tokens, doc, sents: list[dict]

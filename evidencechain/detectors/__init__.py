@@ -28,6 +28,14 @@ def with_claim_switches(features, names):
     return replace(features, claims=claims or checked, claims_checker=checked)
 
 
+def with_semantic_switch(features, detector_params: dict | None):
+    """`features` with the semantic error classes switched on when a detector's groups use them."""
+    from dataclasses import replace
+
+    uses = any("semantic" in (p or {}).get("groups", ()) for p in (detector_params or {}).values())
+    return replace(features, semantic=True) if uses and not features.semantic else features
+
+
 def make_detector(name: str, random_state: int = 17, **params) -> Detector:
     """Instantiate a detector by its published name (e.g. 'EvidenceChain_RF')."""
     if name not in DETECTORS:

@@ -40,7 +40,8 @@ class TFIDF(Detector):
 
 
 class NLIRules(Detector):
-    """Deterministic entailment proxy: max of numeric, entity and coverage risks.
+    """Deterministic entailment proxy: max of numeric, entity and coverage risks (and of the
+    semantic error classes' count when the 'semantic' family is computed).
 
     A mismatch rule fires at `base` and rises by `step` per further mismatch (capped at 1).
     """
@@ -57,4 +58,7 @@ class NLIRules(Detector):
         numeric = self._rule(sentences["numeric_mismatch"].to_numpy(dtype=float))
         entity = self._rule(sentences["entity_mismatch"].to_numpy(dtype=float))
         coverage = 1.0 - sentences["coverage"].to_numpy(dtype=float)
-        return np.maximum.reduce([numeric, entity, coverage])
+        rules = [numeric, entity, coverage]
+        if "semantic_conflict" in sentences:  # the semantic error classes, when computed
+            rules.append(self._rule(sentences["semantic_conflict"].to_numpy(dtype=float)))
+        return np.maximum.reduce(rules)

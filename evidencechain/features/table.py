@@ -19,6 +19,7 @@ from .metadata import metadata_columns
 from .numeric import absent_number_mask
 from .response import RESPONSE_FEATURES, add_response_features
 from .retrieval import make_tfidf, tfidf_columns
+from .semantic.table import SEMANTIC_FEATURES
 
 NUMERIC_FEATURES = {
     "lexical": ["coverage", "best_chunk_overlap", "novel_count"],
@@ -28,9 +29,10 @@ NUMERIC_FEATURES = {
     "neural": ["embedding_max"],
     "response": RESPONSE_FEATURES,
     "checker": ["nli_support", "nli_conflict", "nli_baseless", "nli_conflict_max"],
+    "semantic": SEMANTIC_FEATURES,
 }
 CATEGORICAL_FEATURES = {"metadata": ["model", "task_type", "source_collection"]}
-FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response", "checker")
+FEATURE_GROUPS = ("lexical", "retrieval", "mismatch", "metadata", "neural", "response", "checker", "semantic")
 STATUS_SCORED = "scored"
 STATUS_EMPTY = "empty: nothing to check"
 """Status of an answer without sentences: kept with risk 0 and prediction 0 (it asserts nothing)."""
@@ -95,6 +97,10 @@ class FeatureConfig:
     claims_checker: bool = False
     """Check the triplets with the learned checker too (needs `checker`); switched on
     automatically when a configured detector needs it (RefChecker_NLI)."""
+    semantic: bool = False
+    """Add the semantic error classes (`features.semantic`: polarity, antonyms, swapped roles,
+    quantities, recombined values, modality; group 'semantic'); switched on automatically when
+    a configured detector's groups include 'semantic'."""
 
 
 class FeatureExtractor:
@@ -216,6 +222,11 @@ class FeatureExtractor:
         if self.checker is not None:
             with self._timed("checker"):
                 self.checker.add(sentences, tokens if with_tokens else None, indices, self.cache, progress)
+        if self.config.semantic:
+            from .semantic.table import add_semantic_features
+            with self._timed("semantic"):
+                add_semantic_features(sentences, tokens if with_tokens else None,
+                                      {r.id: d for r, d in zip(corpus.responses, parsed)}, indices)
         claims = None
         if self.config.claims:
             from .claims import add_claim_features

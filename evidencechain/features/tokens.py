@@ -69,6 +69,10 @@ def token_features(tokens: pd.DataFrame, sentences: pd.DataFrame, sentence_risk:
         out[f"sentence_{col}"] = pd.Series(sentences[col].to_numpy(float), index=key).reindex(tok_key) \
             .fillna(0.0).to_numpy()
     out["sentence_risk"] = sentence_risk_per_token(tokens, sentences, sentence_risk)
+    if "semantic_conflict" in tokens and "semantic_conflict" in sentences:
+        out["semantic_conflict"] = tokens["semantic_conflict"].to_numpy(float)
+        out["sentence_semantic_conflict"] = pd.Series(sentences["semantic_conflict"].to_numpy(float), index=key) \
+            .reindex(tok_key).fillna(0.0).to_numpy()
     if "nli_token" in tokens and "nli_support" in sentences:
         out["nli_token"] = tokens["nli_token"].to_numpy(float)
         groups = pd.Series(out["nli_token"], index=tokens.index).groupby(sentence, sort=False)

@@ -146,6 +146,49 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
         f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"])
 
 
+SUITE_SUMMARY = Path("results/semantic_suite/summary.csv")
+SEMANTIC_ABLATION = Path("results/semantic_ablation/ablation.csv")
+
+
+def _csv(path: Path) -> list[dict] | None:
+    import csv
+
+    if not path.is_file():
+        return None
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
+    """Recall per error class and false alarms on its paraphrases (make semantic-suite)."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    lines = [f"From `{source}`:", "", "| class | planted errors | recall | class named | paraphrases | false alarms |",
+             "|---|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        lines.append(f"| {r['class']} | {r['errors']} | {_f(float(r['recall']))} | "
+                     + (f"{_f(float(r['class_named']))}" if r["class_named"] else "") + f" | {r['paraphrases']} | "
+                     f"{r['false_alarms']} ({float(r['false_alarm_rate']):.0%}) |")
+    return "\n".join(lines)
+
+
+def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
+    """The default model's recipe with and without the semantic family, per benchmark and variant."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    lines = [f"From `{source}` (variants: `without` = audit only, no semantic family; `with` = audit + 120 "
+             "planted passages with the family; `planted_N` = audit + N planted passages; `semantic_only` = the "
+             "family, audit only; `planted_only` = planted passages without the family):", "",
+             "| benchmark | variant | detector | balanced accuracy | ROC-AUC | answer F1 | span F1 |",
+             "|---|---|---|--:|--:|--:|--:|"]
+    for r in rows:
+        cells = [_f(float(r[k])) if r.get(k) else "" for k in ("balanced_accuracy", "roc_auc", "response_f1", "span_f1")]
+        lines.append(f"| {r['benchmark']} | {r['variant']} | {r['detector']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def pending_body(name: str) -> str:
     """The body of a block whose source has not been built in this checkout."""
     return (f"Not generated in this checkout: its source, {SOURCES[name]}, has not been built here. "
@@ -156,6 +199,11 @@ def source_label(name: str) -> str:
     """What a block's provenance line says: its source and the commit that source was measured on."""
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
+    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION}.get(name)
+    if sidecar is not None:
+        marker = sidecar.parent / "commit.txt"
+        commit = marker.read_text("utf-8").strip() if marker.is_file() else None
+        return f"{SOURCES[name]}, measured at commit {commit or 'not recorded'}"
     if card is None:
         return SOURCES[name]
     commit = (_read(card) or {}).get("commit")
@@ -163,8 +211,11 @@ def source_label(name: str) -> str:
 
 
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
-             "calibrate": calibrate_body}
+             "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
+             "semantic-ablation": semantic_ablation_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
-           "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)"}
+           "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
+           "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
+           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.features.semantic.ablation)"}

@@ -1,0 +1,5 @@
+"""Planted meaning errors in real sentences: the semantic suite and the 'planted' training corpus."""
+from .paraphrase import paraphrase
+from .plant import CLASSES, Edit, plant
+
+__all__ = ["CLASSES", "Edit", "paraphrase", "plant"]

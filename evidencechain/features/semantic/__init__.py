@@ -1,0 +1,57 @@
+"""Semantic error classes: signals for meaning errors that reuse the evidence's own words.
+
+Each answer sentence is compared with its best-aligned evidence sentence of the same source
+(`align.best_evidence`); every class returns `Signal`s naming the answer's wrong words and the
+evidence words they conflict with. Polarity and antonym flips are counted together: an even
+number of them keeps the meaning ("not uncommon" for "common", "did not fall" for "rose").
+"""
+from __future__ import annotations
+
+from ...text.parse import ParsedText
+from .align import View, best_evidence, sentence_view, sentence_views
+from .antonyms import antonym_flips
+from .base import CLASSES, Signal
+from .lexicon import lexicon
+from .modality import modality_shifts
+from .polarity import polarity_flips
+from .quantities import quantity_conflicts
+from .recombination import recombined, values
+from .roles import role_swaps
+
+__all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
+
+
+class EvidenceSide:
+    """The evidence of one source as sentence views, with every value it states."""
+
+    def __init__(self, doc: ParsedText):
+        lex = lexicon()
+        self.sentences = sentence_views(doc)
+        self.values = {(x.key, x.kind) for s in self.sentences for x in values(s, lex)}
+
+
+def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
+    """The signals of one answer sentence, one per answer token at most (first class wins)."""
+    lex = lexicon()
+    e, _ = best_evidence(answer, evidence.sentences)
+    if e is None:
+        return []
+    flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
+    found = flips if len(flips) % 2 else []
+    found += quantity_conflicts(answer, e, lex)
+    found += recombined(answer, e, evidence.values, lex)
+    found += role_swaps(answer, e)
+    found += modality_shifts(answer, e, lex)
+    out, taken = [], set()
+    for s in found:
+        if not taken.intersection(s.tokens):
+            out.append(s)
+            taken.update(s.tokens)
+    return out
+
+
+def text_signals(answer: ParsedText, evidence: EvidenceSide,
+                 sentences: list[tuple[int, int]] | None = None) -> list[list[Signal]]:
+    """Signals of every sentence of a parsed answer (its own sentences unless given)."""
+    spans = sentences if sentences is not None else (answer.sentences or ((0, len(answer.text)),))
+    return [sentence_signals(sentence_view(answer, a, b), evidence) for a, b in spans]

@@ -1,0 +1,156 @@
+"""With and without the semantic family: the default model's recipe fitted both ways, scored on
+CLIFF (thresholds on `val`, scored once on `test`) and on SummEdits domains (thresholds on each
+domain's own calibration half, as in the benchmark's zero-shot protocol).
+
+    python -m evidencechain.features.semantic.ablation [--data ../shared/data] [--benchmarks cliff summedits:podcast ragtruth_qa]
+
+RAGTruth QA is test data only: it is scored with the model's own thresholds (chosen on the
+synthetic calibration split), as `detect` would, giving answer F1 and span F1.
+
+Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
+answer-level balanced accuracy and ROC-AUC on the scored part. The 'without' variant is the
+recipe before the semantic family (audit corpus only, groups lexical / retrieval / mismatch).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from evidencechain.detect import default
+from evidencechain.metrics import binary_metrics
+from evidencechain.model import EvidenceChain
+from evidencechain.text.parse import ParseCache
+
+ROOT = Path.cwd()  # run from the project root, as every make target is
+
+DETECTORS = ("NLI_Rules", "EvidenceChain_LR", "EvidenceChain_RF", "EvidenceChain_Token")
+SEMANTIC = ["lexical", "retrieval", "mismatch", "semantic"]
+VARIANTS = {"without": {"planted": 0, "groups": SEMANTIC[:3]},
+            "with": {"planted": default.RECIPE["planted"], "groups": SEMANTIC},
+            "planted_only": {"planted": 240, "groups": SEMANTIC[:3]},
+            "semantic_only": {"planted": 0, "groups": SEMANTIC},
+            "planted_60": {"planted": 60, "groups": SEMANTIC},
+            "planted_120": {"planted": 120, "groups": SEMANTIC},
+            "planted_240": {"planted": 240, "groups": SEMANTIC}}
+"""'without' is the recipe before the family, 'with' the default model's; the other two split the
+change into its training corpus and its features."""
+
+
+def _model(variant: str, out: Path) -> Path:
+    target = out / "models" / variant
+    if not (target / "model.json").is_file():
+        saved = dict(default.RECIPE)
+        default.RECIPE.update(VARIANTS[variant])
+        try:
+            default.build_default_model(target)
+        finally:
+            default.RECIPE.clear()
+            default.RECIPE.update(saved)
+    return target
+
+
+def _benchmark(name: str, data: Path):
+    """(calibration corpus, scored corpus) of a benchmark, by its protocol: CLIFF val / test,
+    a SummEdits domain's evaluation / test split."""
+    if name == "halueval_qa":  # a training corpus elsewhere, so usable to choose between variants
+        from evidencechain.data.halueval import load_halueval_corpus
+        return None, load_halueval_corpus(data / "halueval", subsets=("qa",), limit=500, seed=17)
+    if name == "ragtruth_qa":
+        from evidencechain.data.ragtruth import load_ragtruth
+        corpus = load_ragtruth(data / "ragtruth_qa/response.jsonl", data / "ragtruth_qa/source_info.jsonl",
+                               quality=None, name="ragtruth_qa")
+        return None, corpus
+    if name == "cliff":
+        from evidencechain.data.cliff import load_cliff
+        corpus = load_cliff(data / "cliff")
+    else:
+        from evidencechain.data.summedits import load_summedits
+        corpus = load_summedits(data / "summedits", domains=[name.split(":", 1)[1]])
+    held = {r.id for r in corpus.responses if r.split == "test"}
+    return (corpus.subset(response_ids={r.id for r in corpus.responses} - held, name=f"{name}:calibration"),
+            corpus.subset(response_ids=held, name=f"{name}:test"))
+
+
+def _balanced(labels: np.ndarray, pred: np.ndarray) -> float:
+    tpr = (pred & (labels == 1)).sum() / max(1, (labels == 1).sum())
+    tnr = (~pred & (labels == 0)).sum() / max(1, (labels == 0).sum())
+    return float((tpr + tnr) / 2)
+
+
+def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
+    best, cut = -1.0, 0.5
+    for t in np.unique(risk):
+        score = _balanced(labels, risk >= t)
+        if score > best:
+            best, cut = score, t
+    return float(cut)
+
+
+def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> list[dict]:
+    """Answer F1 and span F1 (as `detect` gives spans) at the model's calibrated thresholds."""
+    from evidencechain.detect.results import results_from_scored, span_f1
+
+    scored = model.score(corpus, progress=False)
+    rows = []
+    for det in DETECTORS:
+        m = binary_metrics(scored.responses["label"], scored.responses[f"risk_{det}"],
+                           model.thresholds[det]["response"])
+        spans = span_f1(corpus, results_from_scored(model, det, corpus, scored))
+        rows.append({"benchmark": bench, "variant": variant, "detector": det, "response_f1": round(m["f1"], 4),
+                     "span_f1": round(spans, 4), "roc_auc": round(m["roc_auc"], 4), "answers": len(corpus.responses)})
+        print(rows[-1], flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
+    ap.add_argument("--benchmarks", nargs="+", default=["cliff"])
+    ap.add_argument("--variants", nargs="+", default=["without", "with"], choices=list(VARIANTS))
+    ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_ablation")
+    args = ap.parse_args(argv)
+    cache = ParseCache(args.out / "parse.sqlite")
+    rows = []
+    for variant in args.variants:
+        model = EvidenceChain.load(_model(variant, args.out), cache=cache)
+        for bench in args.benchmarks:
+            calibration, scored = _benchmark(bench, args.data)
+            if calibration is None:
+                rows += _own_thresholds(model, scored, bench, variant)
+                continue
+            cal = model.score(calibration, progress=False).responses
+            test = model.score(scored, progress=False).responses
+            for det in DETECTORS:
+                cut = _best_balanced(cal["label"].to_numpy(), cal[f"risk_{det}"].to_numpy())
+                y, risk = test["label"].to_numpy(), test[f"risk_{det}"].to_numpy()
+                m = binary_metrics(y, risk, cut)
+                rows.append({"benchmark": bench, "variant": variant, "detector": det,
+                             "balanced_accuracy": round(_balanced(y, risk >= cut), 4),
+                             "roc_auc": round(m["roc_auc"], 4), "answers": len(test)})
+                print(rows[-1], flush=True)
+    table = pd.DataFrame(rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    name = "_".join(b.replace(":", "-") for b in args.benchmarks) + "_" + "_".join(args.variants)
+    table.to_csv(args.out / f"ablation_{name}.csv", index=False)
+    _combine(args.out)
+    print(table.to_string(index=False))
+    return 0
+
+
+def _combine(out: Path) -> None:
+    """ablation.csv: every run's rows in this directory (the latest per benchmark, variant and
+    detector) and commit.txt, which the README's generated block names."""
+    from evidencechain.experiment import code_commit
+
+    parts = [pd.read_csv(f) for f in sorted(out.glob("ablation_*.csv"), key=lambda f: f.stat().st_mtime)]
+    rows = pd.concat(parts, ignore_index=True).drop_duplicates(["benchmark", "variant", "detector"], keep="last")
+    rows.to_csv(out / "ablation.csv", index=False)
+    (out / "commit.txt").write_text((code_commit() or "unknown") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

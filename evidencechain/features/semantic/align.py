@@ -1,0 +1,105 @@
+"""An answer sentence and its best-aligned evidence sentence as token views of the one parse."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ...text.parse import ParsedText
+from .lexicon import stem
+
+MIN_ALIGNMENT = 0.4
+"""Share of the answer sentence's content words found in an evidence sentence below which the
+sentence restates nothing there (new content is the lexical features' job, not these classes')."""
+
+
+@dataclass
+class View:
+    """The tokens `idx` (in order) of one sentence of a parsed text."""
+
+    doc: ParsedText
+    idx: np.ndarray
+    start: int = 0
+    end: int = 0
+    keys_: list[frozenset[str]] = field(default_factory=list, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def word(self, k: int) -> str:
+        return self.doc.lower[self.idx[k]]
+
+    def lemma(self, k: int) -> str:
+        return self.doc.lemma[self.idx[k]]
+
+    def text(self, k: int) -> str:
+        return self.doc.token_text(int(self.idx[k]))
+
+    def content(self, k: int) -> bool:
+        i = self.idx[k]
+        return not self.doc.is_punct[i] and not self.doc.is_stop[i]
+
+    def punct(self, k: int) -> bool:
+        return bool(self.doc.is_punct[self.idx[k]])
+
+    def keys(self, k: int) -> frozenset[str]:
+        """The forms a token matches by: lower case, lemma and their stems."""
+        if not self.keys_:
+            self.keys_ = [frozenset({w, m, stem(w), stem(m)})
+                          for w, m in ((self.doc.lower[i], self.doc.lemma[i]) for i in self.idx)]
+        return self.keys_[k]
+
+    @cached_property
+    def all_keys(self) -> frozenset[str]:
+        return frozenset().union(*(self.keys(k) for k in range(len(self)))) if len(self) else frozenset()
+
+    @cached_property
+    def content_keys(self) -> frozenset[str]:
+        return frozenset().union(*(self.keys(k) for k in range(len(self)) if self.content(k))) \
+            if len(self) else frozenset()
+
+    def has(self, k_other: frozenset[str]) -> bool:
+        return bool(k_other & self.all_keys)
+
+    def find(self, keys: frozenset[str]) -> list[int]:
+        return [k for k in range(len(self)) if self.keys(k) & keys]
+
+    def next_content(self, k: int, limit: int = 3) -> int | None:
+        for j in range(k + 1, min(len(self), k + 1 + limit)):
+            if self.punct(j):
+                return None
+            if self.content(j):
+                return j
+        return None
+
+    def span_text(self, ks: list[int]) -> str:
+        return " ".join(self.text(k) for k in sorted(ks))
+
+
+def sentence_view(doc: ParsedText, start: int, end: int) -> View:
+    idx = np.flatnonzero((doc.starts >= start) & (doc.ends <= end))
+    return View(doc, idx, start, end)
+
+
+def sentence_views(doc: ParsedText) -> list[View]:
+    spans = doc.sentences or ((0, len(doc.text)),)
+    return [sentence_view(doc, a, b) for a, b in spans]
+
+
+def alignment(answer: View, evidence: View) -> float:
+    """Share of the answer's content words (by lemma or stem) that the evidence sentence has."""
+    ks = [k for k in range(len(answer)) if answer.content(k)]
+    if not ks:
+        return 0.0
+    return sum(bool(answer.keys(k) & evidence.content_keys) for k in ks) / len(ks)
+
+
+def best_evidence(answer: View, evidence: list[View]) -> tuple[View | None, float]:
+    """The evidence sentence that restates most of the answer sentence, and its alignment."""
+    best, score = None, 0.0
+    for e in evidence:
+        s = alignment(answer, e)
+        if s > score + 1e-12:
+            best, score = e, s
+    return (best, score) if score >= MIN_ALIGNMENT else (None, score)

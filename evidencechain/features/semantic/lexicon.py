@@ -1,0 +1,69 @@
+"""The word lists of the semantic error classes (data/cues.toml, data/antonyms.tsv), loaded once."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+_SUFFIXES = ("ing", "ed", "es", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A crude stem that makes 'reduce', 'reduced', 'reduces' and 'reducing' meet."""
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            w = w[:-len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]
+    return w
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    negation: frozenset[str]
+    verb_negation: frozenset[str]
+    prefixes: tuple[str, ...]
+    min_stem: int
+    antonyms: dict[str, frozenset[str]]
+    """stem -> stems of its antonyms."""
+    scales: dict[str, float]
+    percent: frozenset[str]
+    currency: dict[str, str]
+    not_units: frozenset[str]
+    modality: dict[str, dict[str, int]]
+    """scale name -> word -> level."""
+
+
+def _read(name: str) -> str:
+    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+
+
+@cache
+def lexicon() -> Lexicon:
+    cues = tomllib.loads(_read("cues.toml"))
+    pairs = [tuple(p) for p in cues["antonyms"]["pairs"]]
+    ignore = set(cues["antonyms"]["ignore"])
+    for line in _read("antonyms.tsv").splitlines():
+        if line.startswith("#") or line.startswith("word\t") or not line.strip():
+            continue
+        a, b, _pos = line.split("\t")
+        if a not in ignore and b not in ignore:
+            pairs.append((a, b))
+    antonyms: dict[str, set[str]] = {}
+    for a, b in pairs:
+        sa, sb = stem(a), stem(b)
+        if sa != sb:
+            antonyms.setdefault(sa, set()).add(sb)
+            antonyms.setdefault(sb, set()).add(sa)
+    pol, q = cues["polarity"], cues["quantities"]
+    modality = {name: {w: level for level, words in enumerate(levels) for w in words}
+                for name, levels in cues["modality"].items() if isinstance(levels, list)}
+    return Lexicon(
+        negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
+        prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
+        antonyms={k: frozenset(v) for k, v in antonyms.items()},
+        scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
+        currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality)

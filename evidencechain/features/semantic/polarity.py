@@ -1,0 +1,73 @@
+"""Polarity: a negation on one side only ("not", "never", "no longer", "failed to", "unlikely")."""
+from __future__ import annotations
+
+from .align import View
+from .base import Signal
+from .lexicon import Lexicon, stem
+
+
+def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
+    """(cue position, position of the content word it scopes over or None)."""
+    out = []
+    for k in range(len(v)):
+        w = v.word(k)
+        if w in lex.negation or (w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to"):
+            j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
+                               and v.word(k + 1) in ("longer", "to") else k)
+            named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            out.append((k, None if named else j))
+    return out
+
+
+def prefixed(word: str, lex: Lexicon) -> str | None:
+    """The stem of `word` without its negative prefix ('unlikely' -> stem('likely'))."""
+    for p in lex.prefixes:
+        rest = word[len(p):]
+        if word.startswith(p) and len(rest) >= lex.min_stem:
+            return stem(rest)
+    return None
+
+
+def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
+    """Positions in `other` of the word at k, of its base without a negative prefix, or of its antonym."""
+    keys = set(v.keys(k))
+    base = prefixed(v.word(k), lex)
+    if base:
+        keys.add(base)
+    for s in v.keys(k):
+        keys |= lex.antonyms.get(s, frozenset())
+    return other.find(frozenset(keys))
+
+
+def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
+    """Negations that one sentence has and the other lacks, where the negated word (or its
+    opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
+    out = []
+    a_cues, e_cues = _cues(a, lex), _cues(e, lex)
+    e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
+    a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
+    for k, j in a_cues:
+        if j is None or any(a.keys(j) & s for s in e_scoped):
+            continue
+        anchor = _related(a, j, e, lex)
+        if anchor:
+            out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
+    for k, j in e_cues:
+        if j is None or any(e.keys(j) & s for s in a_scoped):
+            continue
+        hits = _related(e, j, a, lex)
+        if hits:
+            out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
+    for side, other, answer_side in ((a, e, True), (e, a, False)):
+        for k in range(len(side)):
+            if not side.content(k):
+                continue
+            base = prefixed(side.word(k), lex)
+            if base is None or side.word(k) in other.all_keys:
+                continue
+            hits = [j for j in range(len(other)) if base in other.keys(j)]
+            if hits:
+                pos = int(a.idx[k]) if answer_side else int(a.idx[hits[0]])
+                shown = e.text(hits[0]) if answer_side else e.text(k)
+                out.append(Signal("polarity", (pos,), shown))
+    return out
