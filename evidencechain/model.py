@@ -18,7 +18,7 @@ import pandas as pd
 from . import __version__
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.ragtruth import check_answer_text
+from .data.ragtruth import check_answer_text, evidence_over_limit
 from .data.records import Corpus, Response, Source, did_you_mean
 from .detectors import (
     DETECTORS,
@@ -30,7 +30,7 @@ from .detectors import (
     with_claim_switches,
     with_semantic_switch,
 )
-from .errors import ConfigError, ModelError
+from .errors import ConfigError, InputError, ModelError
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
@@ -438,3 +438,5 @@ def _check_predict_args(response, source, model, temperature) -> None:
             or not np.isfinite(temperature):
         raise ConfigError(f"temperature must be a finite number, got {temperature!r}")
     check_answer_text(response, "response")
+    if evidence_over_limit(source.source_info):
+        raise InputError(f"source {source.source_id!r}: {evidence_over_limit(source.source_info)}")

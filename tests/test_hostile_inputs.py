@@ -132,6 +132,8 @@ def test_evidence_over_the_limit_is_refused_by_check_detect_and_the_api(tmp_path
     _one_line(["detect", str(path), "-q"], str(path), "context", "MAX_EVIDENCE_CHARS")
     with pytest.raises(InputError, match=r"records\[0\]: field 'context': .*MAX_EVIDENCE_CHARS"):
         Detector(model).predict_batch([{"context": [context], "answer": "It opened in 1987."}])
+    with pytest.raises(InputError, match=r"source 'big': .*MAX_EVIDENCE_CHARS"):
+        model.predict("It opened in 1987.", Source("big", "Summary", "CNN/DM", context, "Summarize."))
 
 
 def test_sentence_features_read_entities_once_per_answer(model, fixture_corpus, monkeypatch):
