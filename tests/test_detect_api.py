@@ -114,7 +114,7 @@ def test_every_flagged_answer_names_words_and_spans_are_exact(example_results):
             assert result.spans, result.id
         for span in result.spans:
             assert isinstance(span, Span) and result.answer[span.start:span.end] == span.text
-            assert span.level in ("word", "sentence", "rule") and span.type in ("conflict", "baseless", None)
+            assert span.level in ("word", "sentence") and span.type in ("conflict", "baseless", None)
             assert 0.0 <= span.confidence <= 1.0
             assert result.sentences[span.sentence].verdict == "unsupported"
 

@@ -14,8 +14,7 @@ Rules (the README's output section says the same):
     content word with any chunk has evidence None ('no evidence'), never a chunk with score 0.
   * a span with a word that a semantic error class flags (model with the 'semantic' family) is a
     'conflict' and names its class and the evidence words it conflicts with (error_class,
-    evidence_words: "polarity", "reduced"); other spans have None there. Such a word is flagged
-    by rule even below the word threshold (level 'rule'), so the answer is 'hallucinated'.
+    evidence_words: "polarity", "reduced"); other spans have None there.
   * span type: 'conflict' for a number or name the evidence lacks inside a sentence that otherwise
     rests on a chunk (at least half of its content words in it); otherwise, with the learned checker
     in the model, its verdict on the sentence (conflict or baseless, the likelier); without it,
@@ -253,11 +252,6 @@ def _one(name, cuts, response, source, row, sents: list[dict], toks: _Tokens | N
         if spans:
             notes.append("no word reaches the word threshold: the unsupported words of the flagged "
                          "sentences are named instead (level 'sentence')")
-    ruled = _semantic_mask(toks) & ~toks.pred if toks is not None else None
-    if ruled is not None and ruled.any():
-        spans = sorted(spans + _mask_spans(toks, doc, ruled, sents, "rule"), key=lambda x: x.start)
-        notes.append("a semantic error class flags words that contradict the evidence: flagged by rule "
-                     "(level 'rule')")
     result.spans = spans
     named = {span.sentence for span in spans}  # a sentence with a flagged word is not 'supported'
     result.sentences = [replace(x, verdict="unsupported") if x.index in named else x for x in result.sentences]
@@ -317,13 +311,6 @@ def _mask_spans(toks: _Tokens, doc, mask: np.ndarray, sents: list[dict], level: 
         spans.append(Span(a, b, doc.text[a:b], conf, "conflict" if cls else _span_type(toks, a, b, sent), level,
                           int(sent["sentence_index"]), cls, words))
     return spans
-
-
-def _semantic_mask(toks: _Tokens) -> np.ndarray:
-    """Words a semantic error class flags (none when the model does not compute the family)."""
-    if toks.semantic is None:
-        return np.zeros(len(toks.start), dtype=bool)
-    return np.array([s is not None for s in toks.semantic], dtype=bool) & toks.word
 
 
 def _semantic_of(toks: _Tokens, a: int, b: int) -> tuple[str | None, str | None]:
