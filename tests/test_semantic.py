@@ -150,15 +150,26 @@ DETECT_CASES = [  # (id, context, answer, expected class or None for a paraphras
 ]
 
 
-@pytest.mark.slow
-def test_detect_names_the_class_and_the_evidence_words(tmp_path_factory, tmp_path, monkeypatch):
-    from detect_support import default_cache, run_cli
+@pytest.fixture(scope="module")
+def planted_model(tmp_path_factory):
+    """The default recipe fitted with 120 planted passages (the opt-in that teaches the classes)."""
+    from evidencechain.detect import default
 
-    monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(default_cache(tmp_path_factory)))
+    out = tmp_path_factory.mktemp("planted-model")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(default, "RECIPE", {**default.RECIPE, "planted": 120})
+        default.build_default_model(out)
+    return out
+
+
+@pytest.mark.slow
+def test_detect_names_the_class_and_the_evidence_words(planted_model, tmp_path):
+    from detect_support import run_cli
+
     answers = tmp_path / "answers.jsonl"
     answers.write_text("".join(json.dumps({"id": i, "context": c, "answer": a}) + "\n"
                                for i, c, a, _ in DETECT_CASES), encoding="utf-8")
-    code, out, err = run_cli(["detect", str(answers), "-q"])
+    code, out, err = run_cli(["detect", str(answers), "-q", "--model", str(planted_model)])
     assert code == 0, err
     records = {r["id"]: r for r in map(json.loads, out.splitlines())}
     for i, _, _, cls in DETECT_CASES:
@@ -170,7 +181,8 @@ def test_detect_names_the_class_and_the_evidence_words(tmp_path_factory, tmp_pat
         named = [s for s in r["spans"] if s["error_class"]]
         assert named and named[0]["error_class"] == cls and named[0]["type"] == "conflict"
         assert named[0]["evidence_words"]
-    code, pretty, _ = run_cli(["detect", str(answers), "-q", "--format", "pretty", "--color", "never"])
+    code, pretty, _ = run_cli(["detect", str(answers), "-q", "--model", str(planted_model),
+                               "--format", "pretty", "--color", "never"])
     assert code == 0 and "conflict: polarity; evidence: reduced" in pretty
 
 
