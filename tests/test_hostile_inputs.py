@@ -82,12 +82,17 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
 
 
 def _one_line(argv: list[str], *words: str) -> str:
+    """One error line, or a data error's count line and one line per problem (exit 2, no traceback)."""
     code, _, err = _cli(argv)
     lines = err.strip().splitlines()
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (code, err[-2000:])
+    assert code == 2 and lines and all(line.startswith("error: ") for line in lines), (code, err[-2000:])
+    if len(lines) > 1:
+        count = int(lines[0].split("error: ", 1)[1].split(" problem(s)", 1)[0])
+        assert len(lines) == 1 + min(count, 20) + (count > 20), lines
+    text = " ".join(lines)
     for word in words:
-        assert word in lines[0], (word, lines[0][:500])
-    return lines[0]
+        assert word in text, (word, text[:500])
+    return text
 
 
 def _jsonl(path: Path, rows: list) -> Path:
@@ -338,7 +343,9 @@ def test_random_bytes_to_detect_are_one_error_line_or_scored(tmp_path, saved_mod
     code, out, err = _cli(["detect", str(path), "--model", str(saved_model), "-q"])
     assert code in (0, 2), err
     if code == 2:
-        assert len(err.strip().splitlines()) == 1 and err.startswith("error: ") and str(path) in err
+        lines = err.strip().splitlines()
+        assert lines and all(line.startswith("error: ") for line in lines) and str(path) in err
+        assert len(lines) == 1 or "problem(s)" in lines[0], lines  # one line, or a data error's lines
     else:
         assert len(out.splitlines()) == len(load_plain(path).responses)
 
