@@ -177,7 +177,7 @@ def test_oversized_integer_literal_is_a_problem(ragtruth_copy):
 def test_answer_over_the_length_limit_is_refused_naming_the_limit(model, ragtruth_copy):
     long = "Eggs boil. " * (MAX_RESPONSE_CHARS // 11 + 1)
     resp, src = ragtruth_copy.write(responses={1: lambda row: {**row, "response": long}})
-    _only_problem(resp, src, resp, 1, "response", "MAX_RESPONSE_CHARS", "1,000,000")
+    _only_problem(resp, src, resp, 1, "response", "MAX_RESPONSE_CHARS", f"{MAX_RESPONSE_CHARS:,}")
     with pytest.raises(InputError, match="MAX_RESPONSE_CHARS"):
         model.predict(long, _fixture_corpus().sources["15503"])
 

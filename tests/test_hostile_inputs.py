@@ -119,8 +119,8 @@ def test_an_answer_one_character_over_the_limit_is_refused_by_check_and_detect(t
         with open(path, "w", newline="", encoding="utf-8") as handle:
             csv.writer(handle).writerows([["context", "answer"], ["x", answer]])
     line = 2 if kind == "csv" else 1
-    assert _check_plain(path) == [f"{path}:{line}: field 'answer': 1,000,001 characters; answers are limited "
-                                  f"to 1,000,000 (MAX_RESPONSE_CHARS)"]
+    assert _check_plain(path) == [f"{path}:{line}: field 'answer': {MAX_RESPONSE_CHARS + 1:,} characters; answers are limited "
+                                  f"to {MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)"]
     assert _cli(["data", "check", "--plain", str(path)])[0] == 1
     _one_line(["detect", str(path), "-q"], str(path), "answer", "MAX_RESPONSE_CHARS")
 

@@ -28,7 +28,7 @@ from .records import (
 )
 
 MAX_PROBLEMS = 50
-MAX_RESPONSE_CHARS = 1_000_000
+MAX_RESPONSE_CHARS = 200_000
 
 
 def evidence_over_limit(value: Any) -> str | None:
@@ -56,8 +56,9 @@ def check_answer_text(text: str, where: str) -> None:
     except UnicodeEncodeError as exc:
         raise InputError(f"{where}: text cannot be encoded as UTF-8: lone surrogate "
                          f"{text[exc.start]!r} at character {exc.start}") from None
-"""Longest answer accepted (spaCy's default max_length); a longer 'answer' is a damaged row."""
-MAX_EVIDENCE_CHARS = 20_000_000
+"""Longest answer accepted (about 50 pages; a longer 'answer' is a damaged row): the limit keeps
+the parse of any one answer to about a minute on 2 cores."""
+MAX_EVIDENCE_CHARS = 2_000_000
 """Most characters of text in one source's `source_info` (long evidence is parsed in pieces)."""
 MAX_JSON_DEPTH = 100
 """Deepest nesting of objects and lists in a row, the row itself included (RAGTruth: 4)."""
