@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from hashlib import blake2b
 from pathlib import Path
@@ -186,6 +186,22 @@ class ParseCache:
             marks = ",".join("?" * len(part))
             rows += self._db.execute(f"SELECT key, value FROM {TABLE} WHERE key IN ({marks})", part).fetchall()
         return [(k, v) for k, v in rows if isinstance(v, str)]
+
+    def through(self, keys: Sequence[str], texts: Sequence[str], make: Callable[[list[str]], Iterable]) -> dict:
+        """key -> value for every key: from the cache, else made by `make` from the texts not cached
+        (distinct, in order; it yields their values in order), stored as they come."""
+        found = self.get_many(list(dict.fromkeys(keys)))
+        todo = {k: t for k, t in zip(keys, texts) if k not in found}
+        fresh: dict = {}
+        for k, one in zip(todo, make(list(todo.values())) if todo else ()):
+            fresh[k] = one
+            if len(fresh) >= 2000:  # an interrupted parse keeps what is done
+                self.put_many(fresh)
+                found.update(fresh)
+                fresh = {}
+        self.put_many(fresh)
+        found.update(fresh)
+        return found
 
     def put_many(self, items: dict) -> None:
         self._mem.update(items)

@@ -83,18 +83,7 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
     cache = cache or DEFAULT_CACHE
     name = dependency_pipeline_name()
     keys = [ParseCache.key(name, t) for t in texts]
-    found = cache.get_many(list(dict.fromkeys(keys)))
-    todo = {k: t for k, t in zip(keys, texts) if k not in found}
-    if todo:
-        parsed = map_chunks(lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
-                            list(todo.values()), progress=progress, desc=desc)
-        fresh: dict[str, DependencyParse] = {}
-        for k, one in zip(todo, parsed):
-            fresh[k] = one
-            if len(fresh) >= 2000:
-                cache.put_many(fresh)
-                found.update(fresh)
-                fresh = {}
-        cache.put_many(fresh)
-        found.update(fresh)
+    found = cache.through(keys, texts, lambda todo: map_chunks(
+        lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
+        todo, progress=progress, desc=desc))
     return [found[k].doc(nlp.vocab) for k in keys]

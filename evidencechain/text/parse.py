@@ -138,22 +138,9 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
     nlp, name = load_pipeline(pipeline)
     cache = cache or DEFAULT_CACHE
     keys = [ParseCache.key(name, t) for t in texts]
-    found = cache.get_many(list(dict.fromkeys(keys)))
-    todo = {k: t for k, t in zip(keys, texts) if k not in found}
-    if todo:
-        has_ner = _sets_entities(nlp)
-        items = list(todo.items())
-        parsed = map_chunks(lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)),
-                            [t for _, t in items], progress=progress, desc=desc)
-        fresh: dict[str, ParsedText] = {}
-        for (k, _), one in zip(items, parsed):
-            fresh[k] = one
-            if len(fresh) >= 2000:
-                cache.put_many(fresh)
-                found.update(fresh)
-                fresh = {}
-        cache.put_many(fresh)
-        found.update(fresh)
+    has_ner = _sets_entities(nlp)
+    found = cache.through(keys, texts, lambda todo: map_chunks(
+        lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)), todo, progress=progress, desc=desc))
     return [found[k] for k in keys]
 
 
