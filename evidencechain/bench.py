@@ -206,7 +206,7 @@ def _row_line(r: dict, header: bool) -> str:
 
 def time_command(args) -> int:
     """Wall time of a command (in a fresh clone of this repository with --fresh-clone)."""
-    command = [c for c in args.command if c != "--"]
+    command = [c for c in args.timed if c != "--"]
     if not command:
         print("error: give the command to time after --", file=sys.stderr)
         return 2
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--fresh-clone", action="store_true", help="run it in a fresh clone of this repository")
     t.add_argument("--carry", action="append", default=[], metavar="PATH",
                    help="with --fresh-clone: copy this ignored path (e.g. results/checker) into the clone")
-    t.add_argument("command", nargs=argparse.REMAINDER)
+    t.add_argument("timed", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the command to time")
     sub.add_parser("readme", parents=[common],
                    help="render the README's Performance block from the measurements file")
     s = sub.add_parser("single")  # internal: one corpus in its own process
