@@ -206,7 +206,7 @@ def _row_line(r: dict, header: bool) -> str:
 
 def time_command(args) -> int:
     """Wall time of a command (in a fresh clone of this repository with --fresh-clone)."""
-    command = [c for c in args.timed if c != "--"]
+    command = list(args.timed)
     if not command:
         print("error: give the command to time after --", file=sys.stderr)
         return 2
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--fresh-clone", action="store_true", help="run it in a fresh clone of this repository")
     t.add_argument("--carry", action="append", default=[], metavar="PATH",
                    help="with --fresh-clone: copy this ignored path (e.g. results/checker) into the clone")
-    t.add_argument("timed", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the command to time")
+    t.add_argument("timed", nargs="*", metavar="COMMAND", help="after --: the command to time")
     sub.add_parser("readme", parents=[common],
                    help="render the README's Performance block from the measurements file")
     s = sub.add_parser("single")  # internal: one corpus in its own process
@@ -272,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("corpus_dir")
     if not argv or argv[0] not in ("measure", "time", "readme", "single", "-h", "--help"):
         argv = ["measure", *argv]
-    args = parser.parse_args(argv)
+    timed = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.timed = timed
     if args.command == "single":
         with tempfile.TemporaryDirectory() as tmp:
             print(json.dumps(bench_one(args.config, Path(args.corpus_dir), Path(tmp))))
