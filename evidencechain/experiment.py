@@ -173,7 +173,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
     results["thresholds"] = thresholds_table(model.thresholds, model.span_rules)
     results["runtime"] = pd.DataFrame([{
         "method": n,
-        "training": f"train split of {unit.fit}" if DETECTORS[n].supervised else "none",
+        "training": f"train split of {unit.fit}" if DETECTORS[n].tags()["supervised"] else "none",
         "main_signal": MAIN_SIGNAL.get(n, ""),
         "runtime_class": runtime_class(model.timings.get(n, 0.0) + watch.seconds.get("features", 0.0)),
     } for n in names])

@@ -23,8 +23,8 @@ from .data.records import Corpus, Response, Source, did_you_mean
 from .detectors import (
     DETECTORS,
     THRESHOLD_RULES,
-    Detector,
     FitDataError,
+    Method,
     choose_threshold,
     make_detector,
     with_claim_switches,
@@ -41,12 +41,15 @@ from .text.spans import tokens_to_spans
 from .wordlevel import choose_span_rule, refine_word_mask
 
 ALL_DETECTORS = tuple(DETECTORS)
-DEFAULT_DETECTORS = tuple(n for n in DETECTORS if not DETECTORS[n].needs_tokens)
-"""The detectors fitted by default: those that need no word labels to fit."""
+DEFAULT_DETECTORS = tuple(n for n, c in DETECTORS.items()
+                          if not c.tags()["needs_tokens"] and c.tags()["level"] == "sentence")
+"""The detectors fitted by default: sentence methods that need no word labels to fit."""
 LEVELS = ("sentence", "word", "response")
 RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
 """Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
-FEATURE_SCHEMA = 1
+FEATURE_SCHEMA = 2
+"""Version of the features and of the methods' saved state (2: fitted attributes end in '_');
+a model saved with another schema is refused with a 'refit the model' message."""
 
 
 @dataclass
@@ -114,7 +117,7 @@ class EvidenceChain:
         self.detector_params = detector_params or {}
         self.cache = cache
         self.extractor: FeatureExtractor | None = None
-        self.detectors: dict[str, Detector] = {}
+        self.detectors: dict[str, Method] = {}
         self.thresholds: dict[str, dict[str, float]] = {}
         self.span_rules: dict[str, dict] = {}
         """Per detector, the span rule (`wordlevel.refine_word_mask`) chosen on calibration words."""
@@ -124,7 +127,7 @@ class EvidenceChain:
     # -- fitting -------------------------------------------------------------------------
     def fit(self, train: Corpus, calibration: Corpus, progress: bool = True) -> EvidenceChain:
         self.extractor = FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
-        needs_tokens = any(DETECTORS[n].needs_tokens for n in self.detector_names)
+        needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
         return self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
@@ -143,12 +146,14 @@ class EvidenceChain:
         self.timings = {}
         for name in self.detector_names:
             t0 = time.perf_counter()
-            det = make_detector(name, self.random_state, **self.detector_params.get(name, {}))
+            given = self.detector_params.get(name, {})
+            shared = {k: getattr(self.features, k) for k in DETECTORS[name].tags()["feature_params"]
+                      if k not in given}
+            det = make_detector(name, self.random_state, **shared, **given)
             try:
-                self.detectors[name] = det.fit(train.sentences, train.tokens) if det.needs_tokens \
-                    else det.fit(train.sentences)
+                self.detectors[name] = det.fit(train)
             except FitDataError as exc:
-                unsupervised = [n for n in ALL_DETECTORS if not DETECTORS[n].supervised]
+                unsupervised = [n for n in ALL_DETECTORS if not DETECTORS[n].tags()["supervised"]]
                 where = f"training corpus {corpus!r}" if corpus else "the training data"
                 raise FitDataError(f"{where}: {exc} ({len(train.sentences)} sentences); give a training "
                                    f"corpus with both supported and hallucinated answers (labels or spans), "
@@ -163,7 +168,7 @@ class EvidenceChain:
         labels = (calibration.responses.set_index("response_id")["label"] if calibration.responses is not None
                   else calibration.sentences.groupby("response_id", sort=False)["response_label"].first())
         for det in self.detectors.values():
-            det.calibrate(calibration.sentences, labels)
+            det.calibrate(calibration, labels)
         self.aggregations = self._choose_aggregations(calibration)
         scored = self._score_tables(calibration, with_predictions=False)
         for name in self.detector_names:
@@ -196,6 +201,8 @@ class EvidenceChain:
                   else sentences.groupby("response_id", sort=False)["response_label"].first())
         chosen = {}
         for name, det in self.detectors.items():
+            if det.tags()["level"] == "response":
+                continue
             risk = det.score_sentences(sentences)
             best, best_auc = AGGREGATIONS[0], -1.0
             for how in AGGREGATIONS:
@@ -228,11 +235,18 @@ class EvidenceChain:
         has_sentences = responses["sentences"].to_numpy() > 0
         for name, det in self.detectors.items():
             t0 = time.perf_counter()
-            risk = det.score_sentences(sentences) if len(sentences) else np.zeros(0)
+            own = det.score_responses(tables) if len(sentences) else None
+            if not len(sentences):
+                risk = np.zeros(0)
+            elif det.tags()["level"] == "response":  # each sentence takes its answer's risk
+                risk = own.reindex(sentences["response_id"]).to_numpy(dtype=float)
+            else:
+                risk = det.score_sentences(sentences)
             sentences[f"risk_{name}"] = risk
             for column, values in (det.sentence_columns(sentences) if len(sentences) else {}).items():
                 sentences[column] = values
-            responses[f"risk_{name}"] = self._response_risks(name, sentences, risk, responses, has_sentences)
+            responses[f"risk_{name}"] = self._response_risks(name, sentences, risk, own, responses,
+                                                             has_sentences)
             if len(tokens):
                 tokens[f"risk_{name}"] = det.score_tokens(tokens, sentences, risk)
             if with_predictions:
@@ -247,12 +261,12 @@ class EvidenceChain:
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         return ScoredTables(sentences, tokens, responses, tables)
 
-    def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray,
+    def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray, own: pd.Series | None,
                         responses: pd.DataFrame, has_sentences: np.ndarray) -> np.ndarray:
-        """Aggregated sentence risk of each response row; 0 for an answer without sentences."""
+        """The method's own risk of each response row (`own`), else its aggregated sentence risk;
+        0 for an answer without sentences."""
         if not len(sentences):
             return np.zeros(len(responses))
-        own = self.detectors[name].score_responses(sentences)
         agg = (own if own is not None else response_risk(sentences, risk, self.aggregation_of(name))
                ).reindex(responses["response_id"])
         return np.where(has_sentences, agg.to_numpy(dtype=float), 0.0)
@@ -303,8 +317,8 @@ class EvidenceChain:
         return {
             "evidencechain_version": __version__,
             "feature_schema": FEATURE_SCHEMA,
-            "detectors": {n: {"class": type(d).__name__, "repr": repr(d),
-                              "features": getattr(d, "features", None)}
+            "detectors": {n: {"class": type(d).__name__, "repr": repr(d), "params": _jsonable(d.get_params()),
+                              "tags": _jsonable(d.tags()), "features": getattr(d, "features", None)}
                           for n, d in self.detectors.items()},
             "primary": self.primary,
             "thresholds": self.thresholds,
@@ -354,7 +368,7 @@ class EvidenceChain:
         if model.extractor is not None:
             model.extractor.cache = cache
             model.extractor.load_neural()
-            needing = [n for n, d in model.detectors.items() if d.needs_checker]
+            needing = [n for n, d in model.detectors.items() if d.tags()["needs_checker"]]
             if needing and model.extractor.checker is None:
                 raise ModelError(f"{path}: detector(s) {', '.join(needing)} need the learned checker "
                                  f"{model.features.checker} ({model.extractor.checker_status})")
@@ -376,6 +390,19 @@ class IncompatibleModelError(ModelError, ValueError):
 
 class MissingModelError(ModelError, FileNotFoundError):
     """The model directory or one of its files does not exist."""
+
+
+def _jsonable(value):
+    """Parameters and tags as JSON values (tuples as lists, other objects by their repr)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    return repr(value)
 
 
 def _response_frame(sentences: pd.DataFrame) -> pd.DataFrame:

@@ -174,10 +174,10 @@ def detector_params(config: ExperimentConfig, unit: Unit) -> dict:
     """Per-detector parameters; cross-corpus units drop the metadata group (see config)."""
     params = {k: dict(v) for k, v in config.detectors.params.items() if k in config.detectors.names}
     for name in config.detectors.names:
-        if not DETECTORS[name].supervised:
+        if "groups" not in DETECTORS[name].param_names():
             continue
         p = params.setdefault(name, {})
-        groups = tuple(p.get("groups") or DETECTORS[name].default_groups)
+        groups = tuple(p.get("groups") or DETECTORS[name].default_params()["groups"])
         if config.features.embedding_model and "neural" not in groups:
             groups += ("neural",)
         if checker_absent_reason(config.features.checker) is None and "checker" not in groups:
@@ -191,20 +191,20 @@ def detector_params(config: ExperimentConfig, unit: Unit) -> dict:
 def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ...], str, list[str]]:
     """(detectors, primary, reasons): detectors fitted on word labels are skipped, with the
     reason, when the fit corpus has response-level labels only."""
-    names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].needs_tokens)
+    names = tuple(n for n in config.detectors.names if fit.span_labels or not DETECTORS[n].tags()["needs_tokens"])
     dropped = [f"{n}: not fitted, {fit.name} has no word labels" for n in config.detectors.names
                if n not in names]
-    if any(DETECTORS[n].needs_tiers for n in names) and not _has_tiers(fit):
+    if any(DETECTORS[n].tags()["needs_tiers"] for n in names) and not _has_tiers(fit):
         dropped += [f"{n}: not fitted, {fit.name} has no NO-INFO sentence labels" for n in names
-                    if DETECTORS[n].needs_tiers]
-        names = tuple(n for n in names if not DETECTORS[n].needs_tiers)
+                    if DETECTORS[n].tags()["needs_tiers"]]
+        names = tuple(n for n in names if not DETECTORS[n].tags()["needs_tiers"])
     absent = checker_absent_reason(config.features.checker)
     if absent:
-        dropped += [f"{n}: not scored, the learned checker is {absent}" for n in names if DETECTORS[n].needs_checker]
-        names = tuple(n for n in names if not DETECTORS[n].needs_checker)
+        dropped += [f"{n}: not scored, the learned checker is {absent}" for n in names if DETECTORS[n].tags()["needs_checker"]]
+        names = tuple(n for n in names if not DETECTORS[n].tags()["needs_checker"])
     primary = config.detectors.primary
     if primary not in names:
-        supervised = [n for n in names if DETECTORS[n].supervised]
+        supervised = [n for n in names if DETECTORS[n].tags()["supervised"]]
         primary = (supervised or list(names))[-1]
         dropped.append(f"primary detector for this unit: {primary}")
     return names, primary, dropped
@@ -213,14 +213,14 @@ def unit_detectors(config: ExperimentConfig, fit: Corpus) -> tuple[tuple[str, ..
 def _check_fit_classes(config: ExperimentConfig, corpora: dict, units: list) -> None:
     """Stop before any feature extraction when supervised detectors would be fitted on answers of
     one class only (every answer supported, or every one hallucinated without word labels)."""
-    supervised = [n for n in config.detectors.names if DETECTORS[n].supervised]
+    supervised = [n for n in config.detectors.names if DETECTORS[n].tags()["supervised"]]
     for unit in units if supervised else ():
         fit = corpora[unit.fit].corpus
         ids = set(unit.fit_ids)
         labels = {r.hallucinated for r in fit.responses if r.id in ids}
         if labels == {False} or (labels == {True} and not fit.span_labels):
             kind = "supported" if labels == {False} else "hallucinated (and there are no word labels)"
-            unsupervised = [n for n in DETECTORS if not DETECTORS[n].supervised]
+            unsupervised = [n for n in DETECTORS if not DETECTORS[n].tags()["supervised"]]
             raise InputError(f"training corpus {unit.fit!r} ({config.path}): every one of its {len(ids)} training "
                              f"answers is {kind}, so the supervised detectors ({', '.join(supervised)}) cannot "
                              f"be fitted; add answers of the other kind, or list only unsupervised detectors "
@@ -307,7 +307,7 @@ def _span_rule(model: EvidenceChain, name: str) -> str:
 
 
 def _family(model: EvidenceChain, name: str) -> str:
-    return "supervised" if model.detectors[name].supervised else "unsupervised"
+    return "supervised" if model.detectors[name].tags()["supervised"] else "unsupervised"
 
 
 def response_method_rows(unit: Unit, result, labels_cal: pd.Series, labels_test: pd.Series) -> list[dict]:

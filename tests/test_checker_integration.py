@@ -81,7 +81,7 @@ def test_nli_detector_caps_word_risk_by_sentence_risk():
     sentences, tokens = _tables()
     tokens["nli_token"] = [0.9, 0.1, 0.95, 0.5, 0.9]
     det = DETECTORS["EvidenceChain_NLI"]()
-    assert isinstance(det, EvidenceChainNLI) and det.needs_checker
+    assert isinstance(det, EvidenceChainNLI) and det.tags()["needs_checker"]
     risk = det.score_sentences(sentences)
     assert risk.tolist() == pytest.approx([0.1, 0.8])
     words = det.score_tokens(tokens, sentences, risk)

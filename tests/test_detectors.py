@@ -7,6 +7,7 @@ import pytest
 
 from evidencechain.aggregate import response_risk
 from evidencechain.detectors import DETECTORS, make_detector, max_f1_threshold
+from evidencechain.features import FeatureTables
 from evidencechain.metrics import binary_metrics
 from evidencechain.wordlevel import FLOOR, token_risk
 
@@ -33,29 +34,30 @@ def _sentences(n: int = 60, seed: int = 0) -> pd.DataFrame:
     })
 
 
-@pytest.mark.parametrize("name", sorted(DETECTORS))
-def test_every_detector_has_the_same_interface(name):
+@pytest.mark.parametrize("name", sorted(n for n, c in DETECTORS.items() if c.tags()["level"] == "sentence"))
+def test_every_sentence_detector_has_the_same_interface(name):
     s = _sentences()
     tokens = pd.DataFrame({"response_id": ["r0"] * 3, "sentence_index": [0, 0, 0],
                            "novelty": [0, 1, 0], "number_absent": [0, 1, 0], "is_stop": [1, 0, 0],
                            "entity_absent": [0, 0, 0], "is_punct": [0, 0, 1], "label": [0, 1, 0]})
     det = make_detector(name, random_state=3)
-    if det.needs_checker:  # the learned checker's columns, here a stand-in that tracks coverage
+    tags = det.tags()
+    if tags["needs_checker"]:  # the learned checker's columns, here a stand-in that tracks coverage
         s = s.assign(nli_support=s["coverage"], nli_conflict=0.0, nli_baseless=1 - s["coverage"],
                      nli_conflict_max=0.0)
         tokens = tokens.assign(nli_token=[0.1, 0.9, 0.0])
-    if det.needs_claims:  # triplet verdict counts: one Contradiction in every labelled sentence
+    if tags["needs_claims"]:  # triplet verdict counts: one Contradiction in every labelled sentence
         lab = s["label"].to_numpy()
         s = s.assign(n_triplets=2, n_entailment=2 - lab, n_neutral=0, n_contradiction=lab,
                      n_triplets_checker=2, n_entailment_checker=2 - lab, n_neutral_checker=lab,
                      n_contradiction_checker=0)
         tokens = tokens.assign(triplet_verdict=[0, 2, 0], triplet_verdict_checker=[0, 1, 0])
-    if det.needs_tiers:  # tier-1 gold: small talk is NO-INFO, every other sentence VERIFIABLE
+    if tags["needs_tiers"]:  # tier-1 gold: small talk is NO-INFO, every other sentence VERIFIABLE
         chat = np.arange(len(s)) % 5 == 4
         s = s.assign(text=np.where(chat, "Let me know if you need anything else!",
                                    "The bridge opened in 1932 with 40 lanes."),
                      no_info_gold=chat.astype(int), label=np.where(chat, 0, s["label"]))
-    det = det.fit(s, tokens) if det.needs_tokens else det.fit(s)
+    det = det.fit(FeatureTables(s, tokens))
     risk = det.score_sentences(s)
     assert risk.shape == (len(s),)
     assert np.all((risk >= 0) & (risk <= 1))

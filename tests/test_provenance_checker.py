@@ -28,8 +28,8 @@ def _family(**params) -> ProvenanceFamily:
 
 def _components(**params) -> dict[tuple[str, str], dict]:
     family, out = _family(**params), FamilyResult()
-    family._scorers("qa", [], out)
-    family._checkers("qa", None, out)
+    family.parts.scorers("qa", out.components)
+    family.parts.checkers("qa", out.components, None)
     return {(c["kind"], c["component"]): c for c in out.components}
 
 
@@ -177,7 +177,8 @@ def test_learned_components_run_in_the_grid_and_validate_in_a_config(tiny_checke
 def test_learned_checker_is_skipped_outside_its_subsets_with_the_reason(tmp_path):
     family, out = _family(relevance=["learned-checker"], checkers=["learned-checker"],
                           learned_checker=str(tmp_path), learned_checker_subsets=["qa"]), FamilyResult()
-    assert family._scorers("summarization", [], out) == [] and family._checkers("summarization", None, out) == []
+    assert family.parts.scorers("summarization", out.components) == []
+    assert family.parts.checkers("summarization", out.components, None) == []
     rows = {(c["kind"], c["component"]): c for c in out.components}
     for kind in ("relevance", "fact checker"):
         row = rows[(kind, "learned-checker")]

@@ -58,7 +58,7 @@ def test_token_detector_learns_words_and_is_deterministic(tables):
     train, test = tables["train"], tables["test"]
     risks = []
     for _ in range(2):
-        det = make_detector("EvidenceChain_Token", 17, max_iter=50).fit(train.sentences, train.tokens)
+        det = make_detector("EvidenceChain_Token", 17, max_iter=50).fit(train)
         sentence = det.score_sentences(test.sentences)
         risks.append(det.score_tokens(test.tokens, test.sentences, sentence))
     assert np.array_equal(risks[0], risks[1])
@@ -72,7 +72,7 @@ def test_token_detector_learns_words_and_is_deterministic(tables):
 
 def test_token_detector_needs_word_labels(tables):
     with pytest.raises(ValueError, match="needs word labels"):
-        make_detector("EvidenceChain_Token").fit(tables["train"].sentences, None)
+        make_detector("EvidenceChain_Token").fit(tables["train"].sentences)
 
 
 def test_runner_skips_it_with_the_reason_for_response_only_fit_corpora(tmp_path):

@@ -1,20 +1,22 @@
-"""Detectors: a common interface, unsupervised baselines, supervised models, and the RefChecker-
-and RAGHalu-style systems."""
+"""Detectors: one method contract (`base.Method`), unsupervised baselines, supervised models, the
+RefChecker- and RAGHalu-style systems and Provenance (whole answers)."""
 from __future__ import annotations
 
-from .base import Detector, FitDataError
+from .base import FitDataError, Method, NotFittedError, clone
 from .baselines import BM25, TFIDF, Lexical, NLIRules
 from .nli import EvidenceChainNLI
+from .provenance.method import ProvenanceMethod
 from .refchecker import RefChecker, RefCheckerNLI
+from .registry import DETECTORS
 from .supervised import EvidenceChainLR, EvidenceChainRF
 from .thresholds import THRESHOLD_RULES, choose_threshold, max_f1_threshold
 from .token import EvidenceChainToken
 from .twotier import RAGHalu
 
-DETECTORS: dict[str, type[Detector]] = {
+DETECTORS.update({
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
-                               EvidenceChainNLI, RefChecker, RefCheckerNLI, RAGHalu)
-}
+                               EvidenceChainNLI, RefChecker, RefCheckerNLI, RAGHalu, ProvenanceMethod)
+})
 
 
 def with_claim_switches(features, names):
@@ -22,9 +24,9 @@ def with_claim_switches(features, names):
     detector in `names` needs them."""
     from dataclasses import replace
 
-    needs = [DETECTORS[n] for n in names if n in DETECTORS]
-    claims = features.claims or any(d.needs_claims for d in needs)
-    checked = features.claims_checker or any(d.needs_claims and d.needs_checker for d in needs)
+    needs = [DETECTORS[n].tags() for n in names if n in DETECTORS]
+    claims = features.claims or any(t["needs_claims"] for t in needs)
+    checked = features.claims_checker or any(t["needs_claims"] and t["needs_checker"] for t in needs)
     return replace(features, claims=claims or checked, claims_checker=checked)
 
 
@@ -36,13 +38,14 @@ def with_semantic_switch(features, detector_params: dict | None):
     return replace(features, semantic=True) if uses and not features.semantic else features
 
 
-def make_detector(name: str, random_state: int = 17, **params) -> Detector:
-    """Instantiate a detector by its published name (e.g. 'EvidenceChain_RF')."""
+def make_detector(name: str, random_state: int = 17, **params) -> Method:
+    """Instantiate a method by its published name (e.g. 'EvidenceChain_RF'); `random_state`
+    goes to the methods that take one."""
     if name not in DETECTORS:
         raise ValueError(f"unknown detector {name!r}; known: {sorted(DETECTORS)}")
     cls = DETECTORS[name]
-    if cls.supervised:
-        return cls(random_state=random_state, **params)
+    if "random_state" in cls.param_names():
+        params.setdefault("random_state", random_state)
     return cls(**params)
 
 
@@ -50,19 +53,22 @@ __all__ = [
     "BM25",
     "DETECTORS",
     "TFIDF",
-    "Detector",
     "FitDataError",
     "EvidenceChainLR",
     "EvidenceChainNLI",
     "EvidenceChainRF",
     "EvidenceChainToken",
     "Lexical",
+    "Method",
     "NLIRules",
+    "NotFittedError",
+    "ProvenanceMethod",
     "RAGHalu",
     "RefChecker",
     "RefCheckerNLI",
     "THRESHOLD_RULES",
     "choose_threshold",
+    "clone",
     "make_detector",
     "max_f1_threshold",
     "with_claim_switches",

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .base import Detector
+from .base import Method
 
 
-class Lexical(Detector):
+class Lexical(Method):
     """Risk = 1 - share of the sentence's content words found in the evidence."""
 
     name = "Lexical"
@@ -16,7 +16,7 @@ class Lexical(Detector):
         return 1.0 - sentences["coverage"].to_numpy(dtype=float)
 
 
-class BM25(Detector):
+class BM25(Method):
     """Risk = 1 - mean of the best normalised BM25+ chunk score and lexical coverage."""
 
     name = "BM25"
@@ -30,7 +30,7 @@ class BM25(Detector):
         return 1.0 - support
 
 
-class TFIDF(Detector):
+class TFIDF(Method):
     """Risk = 1 - best TF-IDF cosine between the sentence and one of its source's chunks."""
 
     name = "TFIDF"
@@ -39,7 +39,7 @@ class TFIDF(Detector):
         return 1.0 - sentences["tfidf_max"].to_numpy(dtype=float)
 
 
-class NLIRules(Detector):
+class NLIRules(Method):
     """Deterministic entailment proxy: max of numeric, entity and coverage risks (and of the
     semantic error classes' count when the 'semantic' family is computed).
 

@@ -5,17 +5,17 @@ import numpy as np
 import pandas as pd
 
 from ..wordlevel import sentence_risk_per_token
-from .base import Detector
+from .base import Method
 
 
-class EvidenceChainNLI(Detector):
+class EvidenceChainNLI(Method):
     """Sentence risk = 1 - P(supported) of the sentence's best window. A word's risk is the
     token head's probability that it is unsupported, capped by its sentence's risk (a word
     of a supported sentence stays low); words without a token score take the sentence risk
     times `floor`."""
 
     name = "EvidenceChain_NLI"
-    needs_checker = True
+    __ec_tags__ = {"needs_checker": True}
 
     def __init__(self, floor: float = 0.05):
         self.floor = floor

@@ -19,7 +19,7 @@ from ..features.claims import CHECKER_COUNT_COLUMNS
 from ..features.triplets import COUNT_COLUMNS, RULES, aggregate
 from ..metrics import binary_metrics
 from ..wordlevel import sentence_risk_per_token
-from .base import Detector
+from .base import Method, as_tables
 
 
 def _rule_scores(counts: pd.DataFrame, rule: str, columns=COUNT_COLUMNS) -> np.ndarray:
@@ -28,9 +28,9 @@ def _rule_scores(counts: pd.DataFrame, rule: str, columns=COUNT_COLUMNS) -> np.n
     return np.array([aggregate(r, rule) for r in rows], dtype=float)
 
 
-class RefChecker(Detector):
+class RefChecker(Method):
     name = "RefChecker"
-    needs_claims = True
+    __ec_tags__ = {"needs_claims": True}
     rules = RULES
     count_columns = COUNT_COLUMNS
     token_column = "triplet_verdict"
@@ -39,19 +39,26 @@ class RefChecker(Detector):
         if rule not in (*RULES, "auto"):
             raise ValueError(f"rule must be one of {(*RULES, 'auto')}, got {rule!r}")
         self.rule, self.floor = rule, floor
-        self.chosen = "strict" if rule == "auto" else rule
 
-    def calibrate(self, sentences: pd.DataFrame, labels: pd.Series) -> RefChecker:
+    @property
+    def chosen(self) -> str:
+        """The pooling rule in use: the one chosen on calibration (`chosen_`) for 'auto'."""
+        if self.rule != "auto":
+            return self.rule
+        return getattr(self, "chosen_", "strict")
+
+    def calibrate(self, tables, labels: pd.Series) -> RefChecker:
         """Pick the pooling rule with the best response ROC-AUC on calibration answers."""
         if self.rule != "auto":
             return self
+        sentences = as_tables(tables).sentences
         best, best_auc = RULES[0], -1.0
         for rule in RULES:
             risk = self._responses(sentences, rule).reindex(labels.index).fillna(0.0)
             auc = binary_metrics(labels.to_numpy(), risk.to_numpy(), 0.5)["roc_auc"]
             if not np.isnan(auc) and auc > best_auc + 1e-12:
                 best, best_auc = rule, auc
-        self.chosen = best
+        self.chosen_ = best
         return self
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
@@ -61,9 +68,9 @@ class RefChecker(Detector):
         totals = sentences.groupby("response_id", sort=False)[list(self.count_columns)].sum()
         return pd.Series(_rule_scores(totals, rule, self.count_columns), index=totals.index)
 
-    def score_responses(self, sentences: pd.DataFrame) -> pd.Series:
+    def score_responses(self, tables) -> pd.Series:
         """Response risk: the rule over all triplets of each answer (indexed by response_id)."""
-        return self._responses(sentences, self.chosen)
+        return self._responses(as_tables(tables).sentences, self.chosen)
 
     def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame, sentence_risk: np.ndarray) -> np.ndarray:
         per_token = sentence_risk_per_token(tokens, sentences, sentence_risk)
@@ -75,12 +82,9 @@ class RefChecker(Detector):
     def pooling(self) -> str:
         return f"{self.name} {self.chosen} rule over the answer's triplets"
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(rule={self.rule!r}, chosen={self.chosen!r})"
-
 
 class RefCheckerNLI(RefChecker):
     name = "RefChecker_NLI"
-    needs_checker = True
+    __ec_tags__ = {"needs_checker": True}
     count_columns = CHECKER_COUNT_COLUMNS
     token_column = "triplet_verdict_checker"

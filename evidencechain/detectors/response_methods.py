@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..features.neural import NeuralUnavailable
 from ..metrics import binary_metrics
 from . import make_detector
 from . import provenance as prov
@@ -48,96 +47,21 @@ def length_scores(calibration: Part, test: Part) -> FamilyResult:
 
 
 class ProvenanceFamily:
-    """The Provenance grid (relevance x selection x aggregation x fact checker) per unit."""
+    """The Provenance grid (relevance x selection x aggregation x fact checker) per unit: every
+    configuration of the Provenance method (`provenance.ProvenanceMethod`) at once, the best
+    on calibration reported as BEST_PROVENANCE."""
 
     def __init__(self, settings: prov.ProvenanceSettings, features, seed: int, params: dict,
                  cache=None, store: prov.EmbeddingStore | None = None, progress: bool = False):
         self.settings, self.features, self.seed, self.params = settings, features, seed, params
-        self.cache, self.store, self.progress = cache, store or prov.EmbeddingStore(None), progress
-        self.loaded: dict = {}
+        self.cache, self.progress = cache, progress
+        self.parts = prov.Components(settings, (features.bm25_k1, features.bm25_b, features.bm25_delta),
+                                     features.tfidf_ngram_max, cache, store, progress)
 
-    def _component(self, out: FamilyResult, name: str, kind: str, subset: str, status: str, detail: str):
-        out.components.append({"component": name, "kind": kind, "subset": subset or "all",
-                               "status": status, "detail": detail})
-
-    def _load(self, key: str, make):
-        if key not in self.loaded:
-            try:
-                self.loaded[key] = make()
-            except NeuralUnavailable as exc:
-                self.loaded[key] = exc
-        return self.loaded[key]
-
-    def _scorers(self, subset: str, train_examples, out: FamilyResult) -> list:
-        s, f = self.settings, self.features
-        scorers = []
-        for name in s.relevance:
-            t = float(s.temperatures.get(name, prov.LOGIT_TEMPERATURE if name == "cross-encoder"
-                                         else prov.SIMILARITY_TEMPERATURE))
-            if name == "bm25":
-                scorer = prov.BM25Relevance(f.bm25_k1, f.bm25_b, f.bm25_delta, temperature=t)
-            elif name == "tfidf":
-                scorer = prov.TfidfRelevance(f.tfidf_ngram_max, temperature=t).fit(
-                    [x for ex in train_examples for x in (ex.relevance_query, *ex.items)])
-            elif name == "minilm" and subset and subset not in s.embedding_subsets:
-                self._component(out, name, "relevance", subset, "skipped",
-                                f"not in embedding_subsets {s.embedding_subsets} (CPU cost); add the subset to run it")
-                continue
-            elif name == "minilm":
-                scorer = self._load("minilm", lambda t=t: prov.EmbeddingRelevance(
-                    s.embedding_model, store=self.store, temperature=t))
-            elif name == "learned-checker" and subset and subset not in s.learned_checker_subsets:
-                self._component(out, name, "relevance", subset, "skipped", self._checker_skip())
-                continue
-            elif name == "learned-checker":
-                scorer = self._load("learned-checker relevance", lambda t=t: prov.LearnedCheckerRelevance(
-                    s.learned_checker, temperature=t, cache=self.cache))
-            elif not s.reranker_model:
-                self._component(out, name, "relevance", subset, "absent",
-                                "not configured: no reranker weights are installed here "
-                                "(set reranker_model to a local directory)")
-                continue
-            else:
-                scorer = self._load("cross-encoder", lambda t=t: prov.CrossEncoderRelevance(
-                    s.reranker_model, temperature=t, batch_size=s.batch_size))
-            if isinstance(scorer, Exception):
-                self._component(out, name, "relevance", subset, "absent", str(scorer))
-                continue
-            self._component(out, name, "relevance", subset, "present", scorer.describe())
-            scorers.append(scorer)
-        return scorers
-
-    def _checker_skip(self) -> str:
-        return (f"not in learned_checker_subsets {self.settings.learned_checker_subsets} (CPU cost); "
-                "add the subset to run it")
-
-    def _checkers(self, subset: str, train_tables, out: FamilyResult) -> list:
+    def _sentence_model(self, train_tables):
         s = self.settings
-        checkers = []
-        for name in s.checkers:
-            if name == "evidencechain":
-                params = {**self.params.get(s.checker_model, {}), "groups": tuple(s.checker_groups)}
-                det = make_detector(s.checker_model, self.seed, **params).fit(train_tables.sentences)
-                checker = prov.evidencechain_checker(det)
-            elif name == "nli-rules":
-                checker = prov.nli_rules_checker()
-            elif name == "learned-checker" and subset and subset not in s.learned_checker_subsets:
-                self._component(out, name, "fact checker", subset, "skipped", self._checker_skip())
-                continue
-            elif name == "learned-checker":
-                checker = self._load(name, lambda: prov.LearnedChecker(s.learned_checker, self.cache, self.progress))
-            elif not s.nli_model:
-                self._component(out, name, "fact checker", subset, "absent",
-                                "not configured: no NLI weights are installed here (set nli_model to a local directory)")
-                continue
-            else:
-                checker = self._load(name, lambda: prov.NLICrossEncoderChecker(s.nli_model, s.batch_size))
-            if isinstance(checker, Exception):
-                self._component(out, name, "fact checker", subset, "absent", str(checker))
-                continue
-            self._component(out, name, "fact checker", subset, "present", checker.describe())
-            checkers.append(checker)
-        return checkers
+        params = {**self.params.get(s.checker_model, {}), "groups": tuple(s.checker_groups)}
+        return make_detector(s.checker_model, self.seed, **params).fit(train_tables.sentences)
 
     def score(self, subset: str, train: Part, calibration: Part, test: Part, vectorizer) -> FamilyResult:
         out = FamilyResult()
@@ -146,8 +70,9 @@ class ProvenanceFamily:
         for side, part in (("train", train), ("calibration", calibration), ("test", test)):
             examples[side] = prov.examples_from_tables(part.corpus, part.tables, pipeline=f.pipeline,
                                                        cache=self.cache)
-        scorers = self._scorers(subset, examples["train"], out)
-        checkers = self._checkers(subset, train.tables, out)
+        scorers = self.parts.scorers(subset, out.components, tfidf_texts=[
+            x for ex in examples["train"] for x in (ex.relevance_query, *ex.items)])
+        checkers = self.parts.checkers(subset, out.components, lambda: self._sentence_model(train.tables))
         featurizer = prov.PairFeaturizer(vectorizer, f.bm25_k1, f.bm25_b, f.bm25_delta)
         grid = prov.run_grid(examples["calibration"] + examples["test"], scorers,
                              [prov.TopK(s.top_k), prov.TopP(s.top_p)], checkers, s.aggregations,

@@ -11,29 +11,37 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from ..features.table import feature_columns
 from ..text.parallel import workers
-from .base import Detector, FitDataError
+from .base import FitDataError, Method, as_tables
 
 DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
 
 
-class _Supervised(Detector):
-    supervised = True
-    default_groups = DEFAULT_GROUPS
+class _Supervised(Method):
+    __ec_tags__ = {"supervised": True, "requires_fit": True}
 
     def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17):
         self.groups = tuple(groups)
         self.random_state = random_state
-        self.numeric, self.categorical = feature_columns(self.groups)
-        self.pipeline: Pipeline | None = None
+
+    @property
+    def numeric(self) -> list[str]:
+        """Numeric feature columns of `groups` (read by `shift.feature_shift`)."""
+        return feature_columns(self.groups)[0]
+
+    @property
+    def categorical(self) -> list[str]:
+        return feature_columns(self.groups)[1]
 
     @property
     def features(self) -> list[str]:
-        return self.numeric + self.categorical
+        """The feature columns of `groups` (those of the fit, `features_`, once fitted)."""
+        fitted = getattr(self, "features_", None)
+        return list(fitted) if fitted is not None else sum(feature_columns(self.groups), [])
 
     def _classifier(self):
         raise NotImplementedError
 
-    def _encoder(self) -> ColumnTransformer:
+    def _encoder(self, numeric: list[str], categorical: list[str]) -> ColumnTransformer:
         raise NotImplementedError
 
     def _check_columns(self, sentences: pd.DataFrame) -> None:
@@ -42,23 +50,26 @@ class _Supervised(Detector):
             raise ValueError(f"{self.name}: the sentence table lacks feature column(s) {missing}; "
                              f"it was fitted on {self.features}")
 
-    def fit(self, sentences: pd.DataFrame) -> _Supervised:
-        self._check_columns(sentences)
+    def fit(self, tables) -> _Supervised:
+        sentences = as_tables(tables).sentences
+        numeric, categorical = feature_columns(self.groups)
+        columns = numeric + categorical
+        missing = [c for c in columns if c not in sentences.columns]
+        if missing:
+            raise ValueError(f"{self.name}: the sentence table lacks feature column(s) {missing}; "
+                             f"groups {self.groups} need {columns}")
         y = sentences["label"].to_numpy()
         if len(np.unique(y)) < 2:
             raise FitDataError(f"{self.name}: training data has a single class; cannot fit")
-        self.pipeline = Pipeline([("encode", self._encoder()), ("classify", self._classifier())])
-        self.pipeline.fit(sentences[self.features], y)
+        pipeline = Pipeline([("encode", self._encoder(numeric, categorical)), ("classify", self._classifier())])
+        pipeline.fit(sentences[columns], y)
+        self.pipeline_, self.features_ = pipeline, columns
         return self
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
-        if self.pipeline is None:
-            raise RuntimeError(f"{self.name} is not fitted")
+        self.check_fitted("pipeline_")
         self._check_columns(sentences)
-        return self.pipeline.predict_proba(sentences[self.features])[:, 1]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(groups={self.groups}, random_state={self.random_state})"
+        return self.pipeline_.predict_proba(sentences[self.features])[:, 1]
 
 
 class EvidenceChainLR(_Supervised):
@@ -66,10 +77,10 @@ class EvidenceChainLR(_Supervised):
 
     name = "EvidenceChain_LR"
 
-    def _encoder(self) -> ColumnTransformer:
+    def _encoder(self, numeric: list[str], categorical: list[str]) -> ColumnTransformer:
         return ColumnTransformer([
-            ("numeric", StandardScaler(), self.numeric),
-            ("categorical", OneHotEncoder(handle_unknown="ignore"), self.categorical),
+            ("numeric", StandardScaler(), numeric),
+            ("categorical", OneHotEncoder(handle_unknown="ignore"), categorical),
         ])
 
     def _classifier(self):
@@ -88,10 +99,10 @@ class EvidenceChainRF(_Supervised):
         self.n_estimators, self.max_depth = n_estimators, max_depth
         self.min_samples_leaf, self.n_jobs = min_samples_leaf, n_jobs
 
-    def _encoder(self) -> ColumnTransformer:
+    def _encoder(self, numeric: list[str], categorical: list[str]) -> ColumnTransformer:
         return ColumnTransformer([
-            ("numeric", "passthrough", self.numeric),
-            ("categorical", OneHotEncoder(handle_unknown="ignore"), self.categorical),
+            ("numeric", "passthrough", numeric),
+            ("categorical", OneHotEncoder(handle_unknown="ignore"), categorical),
         ])
 
     def _classifier(self):
@@ -100,9 +111,9 @@ class EvidenceChainRF(_Supervised):
             min_samples_leaf=self.min_samples_leaf, class_weight="balanced_subsample",
             random_state=self.random_state, n_jobs=self.n_jobs or workers())
 
-    def fit(self, sentences: pd.DataFrame) -> EvidenceChainRF:
+    def fit(self, tables) -> EvidenceChainRF:
         """Trees are grown on every core (the same trees as on one); probabilities are then summed
         on one thread, in tree order, so scores do not depend on the machine."""
-        super().fit(sentences)
-        self.pipeline.named_steps["classify"].set_params(n_jobs=1)
+        super().fit(tables)
+        self.pipeline_.named_steps["classify"].set_params(n_jobs=1)
         return self

@@ -15,7 +15,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from threadpoolctl import threadpool_limits
 
 from ..features.tokens import token_features
-from .base import FitDataError
+from .base import FitDataError, as_tables
 from .supervised import EvidenceChainLR
 
 SENTENCE_GROUPS = ("lexical", "retrieval", "mismatch")
@@ -23,8 +23,7 @@ SENTENCE_GROUPS = ("lexical", "retrieval", "mismatch")
 
 class EvidenceChainToken(EvidenceChainLR):
     name = "EvidenceChain_Token"
-    needs_tokens = True
-    default_groups = SENTENCE_GROUPS
+    __ec_tags__ = {"needs_tokens": True}
 
     def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
                  max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
@@ -32,38 +31,33 @@ class EvidenceChainToken(EvidenceChainLR):
         super().__init__(groups, random_state)
         self.max_iter, self.learning_rate = max_iter, learning_rate
         self.max_leaf_nodes, self.min_samples_leaf = max_leaf_nodes, min_samples_leaf
-        self.token_model: HistGradientBoostingClassifier | None = None
-        self.token_columns: list[str] = []
 
-    def fit(self, sentences: pd.DataFrame, tokens: pd.DataFrame | None = None) -> EvidenceChainToken:
+    def fit(self, tables) -> EvidenceChainToken:
+        tables = as_tables(tables)
+        sentences, tokens = tables.sentences, tables.tokens
         super().fit(sentences)
-        if tokens is None or not len(tokens) or (tokens["label"] < 0).any():
+        if not len(tokens) or "label" not in tokens or (tokens["label"] < 0).any():
             raise FitDataError(f"{self.name} needs word labels to fit; the training tables have none")
         words = tokens["is_punct"].to_numpy() == 0
         x = token_features(tokens, sentences, self.score_sentences(sentences))[words]
         y = tokens["label"].to_numpy()[words]
         if len(np.unique(y)) < 2:
             raise FitDataError(f"{self.name}: training words have a single class; cannot fit")
-        self.token_columns = list(x.columns)
-        self.token_model = HistGradientBoostingClassifier(
+        model = HistGradientBoostingClassifier(
             max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,
             min_samples_leaf=self.min_samples_leaf, class_weight="balanced", early_stopping=False,
             random_state=self.random_state)
         with threadpool_limits(1):  # OpenMP threads spin when the cores are shared; one is fast here
-            self.token_model.fit(x.to_numpy(), y)
+            model.fit(x.to_numpy(), y)
+        self.token_model_, self.token_columns_ = model, list(x.columns)
         return self
 
     def score_tokens(self, tokens: pd.DataFrame, sentences: pd.DataFrame,
                      sentence_risk: np.ndarray) -> np.ndarray:
-        if self.token_model is None:
-            raise RuntimeError(f"{self.name} is not fitted")
+        self.check_fitted("token_model_")
         if not len(tokens):
             return np.zeros(0)
-        x = token_features(tokens, sentences, sentence_risk)[self.token_columns]
+        x = token_features(tokens, sentences, sentence_risk)[self.token_columns_]
         with threadpool_limits(1):
-            risk = self.token_model.predict_proba(x.to_numpy())[:, 1]
+            risk = self.token_model_.predict_proba(x.to_numpy())[:, 1]
         return np.where(tokens["is_punct"].to_numpy() > 0, 0.0, risk)
-
-    def __repr__(self) -> str:
-        return (f"{type(self).__name__}(groups={self.groups}, random_state={self.random_state}, "
-                f"max_iter={self.max_iter}, learning_rate={self.learning_rate})")

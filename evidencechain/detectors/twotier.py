@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .base import FitDataError
+from .base import FitDataError, as_tables
 from .supervised import EvidenceChainLR
 from .token import SENTENCE_GROUPS
 
@@ -24,42 +24,41 @@ _LAST_TIERS: dict[int, tuple] = {}
 
 class RAGHalu(EvidenceChainLR):
     name = "RAGHalu"
-    needs_tiers = True
-    default_groups = SENTENCE_GROUPS
+    __ec_tags__ = {"needs_tiers": True}
 
     def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
                  tier_threshold: float = 0.5, tier_C: float = 1.0):
         super().__init__(groups, random_state)
         self.tier_threshold, self.tier_C = tier_threshold, tier_C
-        self.tier_model = None
 
-    def fit(self, sentences: pd.DataFrame) -> RAGHalu:
+    def fit(self, tables) -> RAGHalu:
         from ..features.tiers import TierClassifier
 
+        sentences = as_tables(tables).sentences
         gold = sentences[NO_INFO_COLUMN].to_numpy() if NO_INFO_COLUMN in sentences else np.full(len(sentences), -1)
         if not (gold == 1).any() or not (gold == 0).any():
             raise FitDataError(f"{self.name} needs sentences labelled NO-INFO and VERIFIABLE to fit tier 1")
         known = gold >= 0
         texts = sentences["text"].astype(str).to_numpy()
-        self.tier_model = TierClassifier(random_state=self.random_state, C=self.tier_C).fit(
+        tier_model = TierClassifier(random_state=self.random_state, C=self.tier_C).fit(
             list(texts[known]), ["no_info" if g else "verifiable" for g in gold[known]])
         super().fit(sentences[gold != 1].reset_index(drop=True))
+        self.tier_model_ = tier_model
         return self
 
     def no_info_probability(self, sentences: pd.DataFrame) -> np.ndarray:
         """P(NO-INFO) per sentence; the last table's answer is kept, as scoring asks twice
         (`score_sentences`, then `sentence_columns`)."""
-        if self.tier_model is None:
-            raise RuntimeError(f"{self.name} is not fitted")
+        self.check_fitted("tier_model_")
         if not len(sentences):
             return np.zeros(0)
         texts = tuple(sentences["text"].astype(str))
         last = _LAST_TIERS.get(id(self))
-        if last is not None and last[0] is self.tier_model and last[1] == texts:
+        if last is not None and last[0] is self.tier_model_ and last[1] == texts:
             return last[2]
-        probability = self.tier_model.predict_proba(list(texts))[:, 1]
+        probability = self.tier_model_.predict_proba(list(texts))[:, 1]
         _LAST_TIERS.clear()
-        _LAST_TIERS[id(self)] = (self.tier_model, texts, probability)
+        _LAST_TIERS[id(self)] = (self.tier_model_, texts, probability)
         return probability
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
@@ -70,7 +69,3 @@ class RAGHalu(EvidenceChainLR):
         """The tier of every sentence, shown in scored tables and `detect` output."""
         no_info = self.no_info_probability(sentences) >= self.tier_threshold
         return {"tier": np.where(no_info, "NO-INFO", "VERIFIABLE")}
-
-    def __repr__(self) -> str:
-        return (f"RAGHalu(groups={self.groups}, random_state={self.random_state}, "
-                f"tier_threshold={self.tier_threshold})")

@@ -32,13 +32,15 @@
 6. **Aggregation** of the supports over the selected sources: min, max, or the weighted
    average with the selection weights. The response risk is 1 - factuality.
 
-Absent optional models raise `NeuralUnavailable` when loaded; callers report them as
-absent (see `evidencechain.detectors.response_methods`), never substitute another component.
+Absent optional models raise `NeuralUnavailable` when loaded; `components.Components` reports
+them as absent, never substituting another component.
 
 Modules, one stage each: `examples` (context items from the feature tables), `relevance`
 (scorers), `store` (embedding cache), `selection` (softmax, TopK, TopP), `claims`, `pairs`
 ((source, claim) batches and their features), `checkers`, `aggregate`, `grid` (`run_grid`,
-`Provenance`) and `settings` (`[detectors.params.Provenance]` of an experiment file).
+`Provenance`), `settings` (`[detectors.params.Provenance]` of an experiment file), `components`
+(the scorers and checkers a settings table names) and `method` (`ProvenanceMethod`: the method
+registered as 'Provenance', one configuration chosen on calibration).
 """
 from __future__ import annotations
 
@@ -53,8 +55,10 @@ from .checkers import (
     nli_rules_checker,
 )
 from .claims import CLAIM_TEMPLATES, DEFAULT_TEMPLATE, Claim, make_claim
+from .components import Components
 from .examples import Example, context_spans, examples_from_tables
 from .grid import GridResult, Provenance, config_name, run_grid
+from .method import ProvenanceMethod
 from .pairs import PAIR_FEATURES, PairBatch, PairFeaturizer
 from .relevance import (
     LOGIT_TEMPERATURE,
@@ -81,6 +85,7 @@ __all__ = [
     "SIMILARITY_TEMPERATURE",
     "BM25Relevance",
     "Claim",
+    "Components",
     "CrossEncoderRelevance",
     "DetectorChecker",
     "EmbeddingRelevance",
@@ -94,6 +99,7 @@ __all__ = [
     "PairBatch",
     "PairFeaturizer",
     "Provenance",
+    "ProvenanceMethod",
     "ProvenanceSettings",
     "RelevanceScorer",
     "Selection",

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...features.neural import NeuralUnavailable
-from ..base import Detector
+from ..base import Method
 from ..baselines import NLIRules
 from .pairs import PAIR_FEATURES, PairBatch
 
@@ -99,7 +99,7 @@ class LearnedChecker(FactChecker):
 class DetectorChecker(FactChecker):
     """1 - a sentence detector's risk on the pair features (answer against one item)."""
 
-    def __init__(self, detector: Detector, name: str | None = None):
+    def __init__(self, detector: Method, name: str | None = None):
         features = getattr(detector, "features", None)
         if features is not None:
             extra = [c for c in features if c not in PAIR_FEATURES]
@@ -115,10 +115,17 @@ class DetectorChecker(FactChecker):
         return 1.0 - np.asarray(self.detector.score_sentences(batch.features()), dtype=float)
 
     def describe(self) -> str:
-        return f"1 - {self.detector!r} risk on (source item, answer) features"
+        return f"1 - {_short(self.detector)} risk on (source item, answer) features"
 
 
-def evidencechain_checker(detector: Detector) -> DetectorChecker:
+def _short(detector: Method) -> str:
+    """The sentence model and the feature groups it reads, e.g. "EvidenceChainLR(groups=(...), random_state=17)"."""
+    params = detector.get_params(deep=False)
+    shown = ", ".join(f"{k}={params[k]!r}" for k in ("groups", "random_state") if k in params)
+    return f"{type(detector).__name__}({shown})"
+
+
+def evidencechain_checker(detector: Method) -> DetectorChecker:
     """The EvidenceChain sentence model as a fact checker (name 'evidencechain')."""
     return DetectorChecker(detector, name="evidencechain")
 

@@ -41,21 +41,37 @@ def context_spans(doc: ParsedText) -> tuple[tuple[int, int], ...]:
     return ((start, start + len(stripped)),)
 
 
-def examples_from_tables(corpus: Corpus, tables: FeatureTables, *, pipeline: str = "auto",
+def examples_from_tables(corpus: Corpus | None, tables: FeatureTables, *, pipeline: str = "auto",
                          cache: ParseCache | None = None) -> list[Example]:
-    """Examples for every response of `corpus`, reusing the feature tables' parses."""
+    """Examples for every response of `corpus` (None: of the tables' response rows, the answer
+    text read from its parse), reusing the feature tables' parses."""
     sids = list(tables.indices)
     queries = dict(zip(sids, parse_texts([tables.indices[s].evidence.query or "" for s in sids],
                                          pipeline=pipeline, cache=cache, progress=False)))
     spans = {s: context_spans(tables.indices[s].parsed) for s in sids}
     out = []
-    for r in corpus.responses:
-        index = tables.indices[r.source_id]
+    for rid, sid, task, answer, label in _answers(corpus, tables):
+        index = tables.indices[sid]
         doc = index.parsed
         out.append(Example(
-            response_id=r.id, source_id=r.source_id, task_type=corpus.sources[r.source_id].task_type,
-            query=index.evidence.query, answer=r.response,
-            items=tuple(doc.text[a:b] for a, b in spans[r.source_id]),
-            label=int(r.hallucinated), answer_doc=tables.parsed.get(r.id), evidence_doc=doc,
-            item_spans=spans[r.source_id], query_doc=queries[r.source_id]))
+            response_id=rid, source_id=sid, task_type=task, query=index.evidence.query, answer=answer,
+            items=tuple(doc.text[a:b] for a, b in spans[sid]),
+            label=label, answer_doc=tables.parsed.get(rid), evidence_doc=doc,
+            item_spans=spans[sid], query_doc=queries[sid]))
     return out
+
+
+def _answers(corpus: Corpus | None, tables: FeatureTables) -> list[tuple]:
+    """(response id, source id, task type, answer text, label) of every answer."""
+    if corpus is not None:
+        return [(r.id, r.source_id, corpus.sources[r.source_id].task_type, r.response, int(r.hallucinated))
+                for r in corpus.responses]
+    rows = tables.responses
+    if rows is None:
+        rows = tables.sentences.groupby("response_id", sort=False).agg(
+            source_id=("source_id", "first"), task_type=("task_type", "first"),
+            label=("response_label", "first")).reset_index()
+    return [(str(r["response_id"]), r["source_id"], r["task_type"],
+             tables.parsed[r["response_id"]].text if r["response_id"] in tables.parsed else "",
+             int(r["label"]) if int(r["label"]) >= 0 else None)
+            for r in rows.to_dict("records")]

@@ -71,7 +71,7 @@ class ProvenanceSettings:
     def validate(self) -> None:
         """Raise `ConfigError` for the first key whose value has a wrong type or range."""
         from ...data.halueval import SPECS
-        from .. import DETECTORS  # the detectors package, imported lazily (no import cycle)
+        from ..registry import sentence_models
 
         _names("relevance", self.relevance, RELEVANCE_SCORERS)
         _integer("top_k", self.top_k, minimum=1)
@@ -81,7 +81,7 @@ class ProvenanceSettings:
         _names("aggregations", self.aggregations, AGGREGATIONS)
         _names("checkers", self.checkers, FACT_CHECKERS)
         _string("checker_model", self.checker_model)
-        supervised = sorted(n for n, c in DETECTORS.items() if c.supervised)
+        supervised = sentence_models()
         if self.checker_model not in supervised:
             raise ConfigError(f"{SECTION} checker_model: {self.checker_model!r} is not a supervised sentence "
                               f"model{_suggest(self.checker_model, supervised)}; expected one of {supervised}")
