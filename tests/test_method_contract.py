@@ -1,0 +1,91 @@
+"""Every registered method passes the contract checks (`detectors.checks.check_method`): a method
+added to the registry is checked here without a new test."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evidencechain.data.audit import generate_audit_corpus
+from evidencechain.data.splits import split_corpus
+from evidencechain.detectors import DETECTORS, Method, NotFittedError, clone, make_detector
+from evidencechain.detectors.checks import check_method, check_params, check_unfitted
+from evidencechain.detectors.provenance import ProvenanceSettings
+from evidencechain.errors import ConfigError
+from evidencechain.features import FeatureConfig, FeatureExtractor
+from evidencechain.features.claims import CHECKER_COUNT_COLUMNS
+from evidencechain.features.triplets import COUNT_COLUMNS
+
+FAST = {"Provenance": {"relevance": ("bm25", "tfidf")}}
+"""Parameters that keep a check on 2 CPU cores short (MiniLM relevance loads torch)."""
+
+
+@pytest.fixture(scope="module")
+def tables():
+    """Train and calibration tables of a slice of the audit corpus (word labels, tiers, claims),
+    with stand-ins for the learned checker's columns (tracking coverage and the triplet counts)."""
+    parts = split_corpus(generate_audit_corpus(17, 1), 0.2, 17)
+    train = parts["train"].subset(response_ids={r.id for r in parts["train"].responses[:120]})
+    calibration = parts["calibration"].subset(response_ids={r.id for r in parts["calibration"].responses[:60]})
+    extractor = FeatureExtractor(FeatureConfig(pipeline="blank", claims=True)).fit(train, progress=False)
+    out = {}
+    for name, corpus in (("train", train), ("calibration", calibration)):
+        t = extractor.transform(corpus, progress=False, with_tokens=True)
+        s = t.sentences
+        for own, checker in zip(COUNT_COLUMNS, CHECKER_COUNT_COLUMNS):
+            s[checker] = s[own]
+        s["nli_support"], s["nli_baseless"] = s["coverage"], 1 - s["coverage"]
+        s["nli_conflict"] = s["nli_conflict_max"] = 0.0
+        t.tokens["nli_token"] = t.tokens["novelty"].astype(float)
+        t.tokens["triplet_verdict_checker"] = t.tokens.get("triplet_verdict", 0)
+        out[name] = t
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DETECTORS))
+def test_every_registered_method_passes_the_contract_checks(name, tables):
+    method = make_detector(name, **FAST.get(name, {}))
+    ran = check_method(method, tables["train"], tables["calibration"])
+    assert "check_fit" in ran and "check_saved" in ran
+
+
+def test_the_checks_catch_a_method_that_breaks_the_contract(tables):
+    class Keeps(Method):
+        name = "Keeps"
+        __ec_tags__ = {"requires_fit": True}
+
+        def __init__(self, weight: float = 0.5):
+            self.weight = weight
+            self.columns = ["coverage"]  # derived state set in __init__: not a parameter
+
+        def score_sentences(self, sentences):
+            return np.zeros(len(sentences))
+
+    with pytest.raises(AssertionError, match=r"not parameters: \['columns'\]"):
+        check_params(Keeps())
+    with pytest.raises(AssertionError, match="must raise NotFittedError"):
+        check_unfitted(Keeps(), tables["train"])
+
+
+def test_params_round_trip_and_unfitted_error():
+    rf = make_detector("EvidenceChain_RF", max_depth=3)
+    assert rf.get_params()["max_depth"] == 3 and clone(rf).get_params() == rf.get_params()
+    assert rf.set_params(max_depth=5) is rf and "max_depth=5" in repr(rf)
+    with pytest.raises(ConfigError, match="unknown parameter 'depth'"):
+        rf.set_params(depth=5)
+    with pytest.raises(NotFittedError, match="EvidenceChain_RF is not fitted"):
+        rf.score_sentences(None)
+    assert rf.fitted_attributes() == []
+
+
+def test_provenance_parameters_are_its_settings_keys():
+    """`[detectors.params.Provenance]` configures the method and the runner's grid alike."""
+    cls = DETECTORS["Provenance"]
+    defaults = ProvenanceSettings()
+    shared = [k for k in cls.param_names() if hasattr(defaults, k)]
+    assert sorted(shared) == sorted(f for f in vars(defaults))
+    for key in shared:
+        value = cls.default_params()[key]
+        if key != "temperatures":
+            assert list(value) == getattr(defaults, key) if isinstance(value, tuple) else \
+                value == getattr(defaults, key), key
+    assert cls.tags()["level"] == "response" and set(cls.tags()["feature_params"]) <= set(cls.param_names())
