@@ -9,7 +9,6 @@ file and the key.
 from __future__ import annotations
 
 import difflib
-import inspect
 import math
 import tomllib
 import typing
@@ -230,8 +229,7 @@ def _check_detector_params(params: dict, where: str) -> None:
             raise ConfigError(f"{where}.{name}: unknown detector{_suggest(name, [*DETECTORS, *RESPONSE_METHODS])}")
         if not isinstance(table, dict):
             raise ConfigError(f"{where}.{name}: expected a table")
-        signature = inspect.signature(DETECTORS[name].__init__).parameters
-        accepted = {k: p.default for k, p in signature.items() if k not in ("self", "random_state")}
+        accepted = {k: v for k, v in DETECTORS[name].default_params().items() if k != "random_state"}
         for key, value in table.items():
             if key not in accepted:
                 raise ConfigError(f"{where}.{name} {key}: unknown parameter{_suggest(key, accepted)}; "

@@ -7,10 +7,10 @@ import pytest
 
 from evidencechain.data.audit import generate_audit_corpus
 from evidencechain.data.splits import split_corpus
-from evidencechain.detectors import DETECTORS, Method, NotFittedError, clone, make_detector
+from evidencechain.detectors import DETECTORS, FitDataError, Method, NotFittedError, clone, make_detector
 from evidencechain.detectors.checks import check_method, check_params, check_unfitted
 from evidencechain.detectors.provenance import ProvenanceSettings
-from evidencechain.errors import ConfigError
+from evidencechain.errors import ConfigError, ModelError
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.claims import CHECKER_COUNT_COLUMNS
 from evidencechain.features.triplets import COUNT_COLUMNS
@@ -89,3 +89,37 @@ def test_provenance_parameters_are_its_settings_keys():
             assert list(value) == getattr(defaults, key) if isinstance(value, tuple) else \
                 value == getattr(defaults, key), key
     assert cls.tags()["level"] == "response" and set(cls.tags()["feature_params"]) <= set(cls.param_names())
+
+
+def test_provenance_is_fitted_saved_and_served_like_any_detector(tmp_path):
+    import json
+
+    from evidencechain import Detector
+    from evidencechain.model import EvidenceChain
+
+    parts = split_corpus(generate_audit_corpus(17, 1), 0.2, 17)
+    train, calibration = (parts[k].subset(response_ids={r.id for r in parts[k].responses[:n]})
+                          for k, n in (("train", 120), ("calibration", 60)))
+    model = EvidenceChain(("Lexical", "Provenance"), "Provenance", FeatureConfig(pipeline="blank"),
+                          detector_params={"Provenance": {"relevance": ["bm25"], "checkers": ["nli-rules"]}})
+    model.fit(train, calibration, progress=False)
+    method = model.detectors["Provenance"]
+    assert method.configuration_.startswith("Provenance[bm25|") and method.pipeline == "blank"
+    assert {c["component"] for c in method.components_} == {"bm25", "nli-rules"}
+    model.save(tmp_path / "model")
+    saved = json.loads((tmp_path / "model" / "model.json").read_text())["detectors"]
+    assert saved["Provenance"]["params"]["relevance"] == ["bm25"] and saved["Provenance"]["tags"]["level"] == "response"
+    assert saved["Lexical"]["params"] == {} and "top_k" in saved["Provenance"]["params"]
+    with Detector.load(tmp_path / "model", detector="Provenance", cache_dir=tmp_path) as detector:
+        result = detector.predict(context=["The museum opened in 1987 in Paris."],
+                                  question="When did the museum open?", answer="It opened in 1991 in Rome.")
+    assert result.detector == "Provenance" and 0.0 <= result.risk <= 1.0
+    assert all(s.risk == result.risk for s in result.sentences)  # each sentence takes its answer's risk
+
+
+def test_provenance_without_any_runnable_configuration_says_why(tables):
+    method = make_detector("Provenance", relevance=("cross-encoder",), checkers=("nli-rules",))
+    with pytest.raises(ModelError, match="no configuration can run: relevance cross-encoder: absent: not configured"):
+        method.fit(tables["train"])
+    with pytest.raises(FitDataError, match="reads the evidence of each answer"):
+        make_detector("Provenance").fit(tables["train"].sentences)
