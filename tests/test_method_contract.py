@@ -14,6 +14,7 @@ from evidencechain.errors import ConfigError, ModelError
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.claims import CHECKER_COUNT_COLUMNS
 from evidencechain.features.triplets import COUNT_COLUMNS
+from evidencechain.modelfile import trusted_types
 
 FAST = {"Provenance": {"relevance": ("bm25", "tfidf")}}
 """Parameters that keep a check on 2 CPU cores short (MiniLM relevance loads torch)."""
@@ -44,7 +45,7 @@ def tables():
 @pytest.mark.parametrize("name", sorted(DETECTORS))
 def test_every_registered_method_passes_the_contract_checks(name, tables):
     method = make_detector(name, **FAST.get(name, {}))
-    ran = check_method(method, tables["train"], tables["calibration"])
+    ran = check_method(method, tables["train"], tables["calibration"], trusted_types())
     assert "check_fit" in ran and "check_saved" in ran
 
 

@@ -24,14 +24,17 @@ from .base import DEFAULT_TAGS, Method, NotFittedError, as_tables, clone
 LEVELS = ("sentence", "response")
 
 
-def check_method(method: Method, train: FeatureTables, calibration: FeatureTables | None = None) -> list[str]:
+def check_method(method: Method, train: FeatureTables, calibration: FeatureTables | None = None,
+                 trusted: frozenset[str] | None = None) -> list[str]:
     """Run every check on `method` (fitted on `train`, calibrated on `calibration`, scored on
-    `calibration` or `train`); returns the names of the checks run."""
+    `calibration` or `train`); `trusted`: the type names a model file may hold
+    (`modelfile.trusted_types()`), checked against the fitted method's. Returns the checks run."""
     checks = [check_tags, check_params, check_set_params, check_clone_and_repr, check_unfitted,
-              check_fit, check_deterministic, check_saved]
+              check_fit, check_deterministic]
     for check in checks:
         check(method, train, calibration)
-    return [c.__name__ for c in checks]
+    check_saved(method, train, trusted)
+    return [c.__name__ for c in (*checks, check_saved)]
 
 
 def _fail(method: Method, message: str) -> AssertionError:
@@ -148,15 +151,14 @@ def check_deterministic(method: Method, train: FeatureTables, calibration: Featu
         raise _fail(method, "two fits with the same random_state give different scores")
 
 
-def check_saved(method: Method, train: FeatureTables, calibration: FeatureTables | None = None) -> None:
-    """The fitted method in a skops file (as in model.skops) loads with the trusted types only."""
+def check_saved(method: Method, train: FeatureTables, trusted: frozenset[str] | None = None) -> None:
+    """The fitted method in a skops file (as in model.skops) holds only `trusted` types and
+    scores the same once loaded."""
     import skops.io as sio
-
-    from ..modelfile import trusted_types
 
     fitted = clone(method).fit(train)
     data = sio.dumps(fitted)
-    foreign = sorted(set(sio.get_untrusted_types(data=data)) - trusted_types())
+    foreign = sorted(set(sio.get_untrusted_types(data=data)) - trusted) if trusted is not None else []
     if foreign:
         raise _fail(method, f"the fitted method holds types a model file does not trust: {foreign}")
     loaded = sio.loads(data, trusted=sorted(sio.get_untrusted_types(data=data)))

@@ -7,7 +7,7 @@ component. Used by the Provenance method (`method.ProvenanceMethod`) and the run
 """
 from __future__ import annotations
 
-from ...features.neural import NeuralUnavailable
+from ...torch_support import NeuralUnavailable
 from .checkers import LearnedChecker, NLICrossEncoderChecker, evidencechain_checker, nli_rules_checker
 from .relevance import (
     LOGIT_TEMPERATURE,
