@@ -124,3 +124,14 @@ def test_provenance_without_any_runnable_configuration_says_why(tables):
         method.fit(tables["train"])
     with pytest.raises(FitDataError, match="reads the evidence of each answer"):
         make_detector("Provenance").fit(tables["train"].sentences)
+
+
+def test_fact_checker_descriptions_keep_their_published_form():
+    """provenance_components.csv names the sentence model behind a checker as it always has."""
+    from evidencechain.detectors import provenance as prov
+
+    lr = make_detector("EvidenceChain_LR", groups=("lexical", "retrieval", "mismatch"))
+    assert prov.evidencechain_checker(lr).describe() == (
+        "1 - EvidenceChainLR(groups=('lexical', 'retrieval', 'mismatch'), random_state=17) risk on "
+        "(source item, answer) features")
+    assert prov.nli_rules_checker().describe() == "1 - NLIRules() risk on (source item, answer) features"

@@ -118,10 +118,14 @@ class DetectorChecker(FactChecker):
         return f"1 - {_short(self.detector)} risk on (source item, answer) features"
 
 
+SHOWN_PARAMS = ("groups", "random_state", "max_iter", "learning_rate", "tier_threshold")
+"""The parameters a checker's description names (the form provenance_components.csv has always shown)."""
+
+
 def _short(detector: Method) -> str:
-    """The sentence model and the feature groups it reads, e.g. "EvidenceChainLR(groups=(...), random_state=17)"."""
+    """The sentence model and its main parameters, e.g. "EvidenceChainLR(groups=(...), random_state=17)"."""
     params = detector.get_params(deep=False)
-    shown = ", ".join(f"{k}={params[k]!r}" for k in ("groups", "random_state") if k in params)
+    shown = ", ".join(f"{k}={params[k]!r}" for k in SHOWN_PARAMS if k in params)
     return f"{type(detector).__name__}({shown})"
 
 
