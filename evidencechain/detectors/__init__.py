@@ -20,8 +20,8 @@ DETECTORS: dict[str, type[Detector]] = {
 def feature_families(names, detector_params: dict | None = None) -> set[str]:
     """Names of the feature families (`features.families`) that the detectors `names` need: the
     families of the feature groups they read (their `groups` parameter, else their default
-    groups), claim triplets (RefChecker), claims checked by the learned checker (RefChecker_NLI)
-    and the learned checker's columns."""
+    groups), claim triplets (RefChecker), claims checked by the learned checker (RefChecker_NLI),
+    the learned checker's columns and the gold sentence tiers (RAGHalu)."""
     from ..features.families import providers
 
     needed: set[str] = set()
@@ -37,6 +37,8 @@ def feature_families(names, detector_params: dict | None = None) -> set[str]:
             needed.add("checker")
         if cls.needs_claims and cls.needs_checker:
             needed.add("claims_checker")
+        if cls.needs_tiers:
+            needed.add("tiers")
     return needed
 
 

@@ -147,6 +147,9 @@ class CheckerFamily(FeatureFamily):
     def state(self, extractor) -> str:
         return RUNS if extractor.checker is not None else getattr(extractor, "checker_status", "absent")
 
+    def switch_on(self, config):
+        return config  # runs when a model is configured: nothing to switch
+
     def fit(self, extractor, context: FamilyContext) -> None:
         self.restore(extractor)
 

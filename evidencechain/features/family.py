@@ -81,13 +81,15 @@ class FeatureFamily:
             "not needed: no configured detector reads it"
 
     def switched_on(self, config) -> bool:
-        """Whether the feature config asks for this family (non-core families)."""
-        return False
+        """Whether the feature config asks for this family (`[features] families`; built-in
+        families have their own switches)."""
+        return self.name in getattr(config, "families", ())
 
     def switch_on(self, config):
-        """The feature config with this family asked for (a detector needs it); families that
-        need a configured model (a path) cannot be switched on and return `config`."""
-        return config
+        """The feature config with this family asked for (a configured detector needs it)."""
+        if self.core or self.switched_on(config):
+            return config
+        return replace(config, families=(*config.families, self.name))
 
     def fit(self, extractor, context: FamilyContext) -> None:
         """Learn from the training corpus (or load a model); nothing by default."""

@@ -114,6 +114,9 @@ class EmbeddingFamily(FeatureFamily):
             return RUNS
         return "not loaded" if extractor.config.embedding_model else "not configured (no embedding_model)"
 
+    def switch_on(self, config):
+        return config  # runs when a model is configured: nothing to switch
+
     def fit(self, extractor, context: FamilyContext) -> None:
         if extractor.config.embedding_model:
             extractor.embedder = EmbeddingScorer.load(extractor.config.embedding_model)

@@ -75,6 +75,12 @@ class FeatureConfig:
     """Add the semantic error classes (`features.semantic`: polarity, antonyms, swapped roles,
     quantities, recombined values, modality; group 'semantic'); switched on automatically when
     a configured detector's groups include 'semantic'."""
+    families: tuple[str, ...] = ()
+    """Further registered feature families to run (`features.families.register`), by name;
+    a family that a configured detector's groups read is added automatically."""
+
+    def __post_init__(self):
+        self.families = (self.families,) if isinstance(self.families, str) else tuple(self.families)
 
 
 class FeatureExtractor:
