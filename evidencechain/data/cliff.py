@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..records import Corpus, Label, Response, Source
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Label, Response, Source
 
 FILE_NAME = "cliff.jsonl.gz"
 CUTS = {"val": "calibration", "test": "test"}

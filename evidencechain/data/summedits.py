@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..records import Corpus, Response, Source
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Response, Source
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")
 SPLITS = {"evaluation": "calibration", "test": "test"}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
-from ..data.records import Corpus
+from ..records import Corpus
 from ..text.parse import ParseCache, ParsedText
 
 RUNS = "runs"

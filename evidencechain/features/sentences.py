@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ..data.records import Response
+from ..records import Response
 from ..text.parse import ParsedText
 from ..text.spans import token_labels
 from .entities import absent_entity_tokens, entity_spans

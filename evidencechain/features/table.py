@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..data.records import Corpus
+from ..records import Corpus
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .evidence import EvidenceIndex, build_indices
 from .families import FAMILIES, feature_columns, feature_groups, group_columns

@@ -29,7 +29,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from ..data.records import SentenceGold
+from ..records import SentenceGold
 from .family import FamilyContext, FeatureFamily, WorkTables
 from .sentences import VIEWS, gold_sentence
 
