@@ -81,17 +81,19 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
 
 
 def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
-                indices: dict[str, EvidenceIndex], progress: bool = True, cache=None) -> pd.DataFrame:
+                indices: dict[str, EvidenceIndex], progress: bool = True, cache=None,
+                pipeline: str = "auto") -> pd.DataFrame:
     """Add the rules' claim columns to `sentences` (and `tokens`); return the full triplet table
     (with the element offsets and sentence rows that `add_checker_verdicts` reads).
     Every text is parsed once for all answers: the answer sentences (dependency parse), the
-    triplets' texts, and each source's evidence sentences (once per source, not per answer)."""
+    triplets' texts, and each source's evidence sentences (once per source, not per answer), these
+    two with the run's token pipeline (`pipeline`, as the other features)."""
     found = answer_triplets(sentences, texts, cache, progress)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
     evidence_of = {sid: evidence_sentences(indices[sid]) for sid in dict.fromkeys(source_of.values())}
     flat = [t for triplets in found.values() for t in triplets]
     parsed = parse_texts([t.as_text() for t in flat] + [e for ev in evidence_of.values() for e in ev],
-                         cache=cache, progress=progress, desc="parse claims")
+                         pipeline=pipeline, cache=cache, progress=progress, desc="parse claims")
     facts, k = {}, len(flat)
     for sid, ev in evidence_of.items():
         facts[sid] = evidence_facts(parsed[k:k + len(ev)])
@@ -156,7 +158,7 @@ class ClaimsFamily(FeatureFamily):
 
     def add(self, tables: WorkTables, context: FamilyContext) -> None:
         table = claim_table(tables.sentences, tables.tokens, {r.id: r.response for r in context.corpus.responses},
-                            context.indices, context.progress, context.cache)
+                            context.indices, context.progress, context.cache, context.extractor.config.pipeline)
         context.scratch[CLAIMS] = table
         tables.claims = public_table(table)
 
