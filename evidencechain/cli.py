@@ -58,6 +58,19 @@ def _data_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_benchmarks(args: argparse.Namespace) -> int:
+    from .data.benchmarks import benchmarks, extra_runs, formats
+
+    for b in benchmarks().values():
+        print(f"benchmark {b.name}: {b.title}; experiments/{b.name}.toml, make {b.name.replace('_', '-')}, "
+              f"format {b.format}, report section {b.section}")
+    for name in extra_runs():
+        print(f"run {name}: experiments/{name}.toml, make {name.replace('_', '-')}")
+    for f in formats().values():
+        print(f"format {f.name}" + (f": subsets {', '.join(f.subsets)}" if f.subsets else ""))
+    return 0
+
+
 def _data_planted(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -186,6 +199,8 @@ def _command(sub, name: str, texts: dict, description_tail: str = "") -> argpars
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .data.benchmarks import benchmarks, extra_runs
+
     texts = command_help()
     parser = argparse.ArgumentParser(prog="evidencechain", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -208,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="corpus directory (default data/audit); replaced only if absent, empty or an "
                             "earlier corpus")
     audit.set_defaults(func=_data_audit)
+    listing = _command(data_sub, "data benchmarks", texts)
+    listing.set_defaults(func=_data_benchmarks)
     planted = _command(data_sub, "data planted", texts)
     planted.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
     planted.add_argument("--out", default="data/planted", metavar="DIR",
@@ -333,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "readme: only the README blocks that need no run (with --readme)")
     report.add_argument("--benchmark", action="append", metavar="RUN_DIR",
                         help="instead: the benchmark tables (beside published rows) and figures of this "
-                             "run (ragtruth_qa, summedits, cliff, halueval, transfer; others get a generic "
+                             f"run ({', '.join([*benchmarks(), *extra_runs()])}; others get a generic "
                              "table); repeatable")
     report.set_defaults(func=_report)
     return parser
