@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 
 from evidencechain.data.benchmarks import Benchmark, Format, register, register_format, spec_path
-from evidencechain.data.records import Corpus, Response, Source
+from evidencechain.records import Corpus, Response, Source
 
 DOMAINS = ("alpha", "beta")
 

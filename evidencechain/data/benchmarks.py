@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .records import Corpus
+from ..records import Corpus
 
 Read = Callable[[Any, str, int], Corpus]
 """(the corpus's config table as a `CorpusConfig`, the corpus name, the seed) -> the corpus."""

@@ -26,10 +26,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..records import Corpus, Label, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Label, Response, Source
 
 FILE_NAME = "cliff.jsonl.gz"
 CUTS = {"val": "calibration", "test": "test"}

@@ -30,10 +30,10 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..io import stable_hash
+from ..records import Corpus, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import DataValidationError, Problem, _Collector
-from .records import Corpus, Response, Source
 
 SUBSETS = ("qa", "dialogue", "summarization")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..records import Corpus
 from .benchmarks import formats
-from .records import Corpus
 from .splits import SPLIT_NAMES, assign_splits
 
 

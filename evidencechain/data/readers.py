@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..records import Corpus
 from .benchmarks import Format, register_format
-from .records import Corpus
 
 
 def _ragtruth(spec, name: str) -> Corpus:

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..records import Corpus, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Response, Source
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")
 SPLITS = {"evaluation": "calibration", "test": "test"}

@@ -1,11 +1,11 @@
 """With and without the semantic family: the default model's recipe fitted both ways, scored on
-real benchmarks (`data/sources.toml` [ablation]): those with a predefined calibration part get
+real benchmarks (`features/semantic/data/sources.toml` [ablation]): those with a predefined calibration part get
 thresholds there and are scored once on their test part (a domain at a time: NAME:DOMAIN, as in
 the benchmark's zero-shot protocol); test-only corpora are scored with the model's own
 thresholds (chosen on the synthetic calibration split), as `detect` would, giving answer F1 and
 span F1.
 
-    python -m evidencechain.features.semantic.ablation [--data ../shared/data] [--benchmarks NAME NAME:SUBSET ...]
+    python -m evidencechain.detect.semantic_ablation [--data ../shared/data] [--benchmarks NAME NAME:SUBSET ...]
 
 Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
 answer-level balanced accuracy and ROC-AUC on the scored part. The 'without' variant is the
@@ -61,7 +61,7 @@ CORPUS_KEYS = {"path": "", "subsets": [], "limit": 0, "quality": [], "response_j
 
 
 def _benchmark(name: str, data: Path):
-    """(calibration corpus or None, scored corpus) of a benchmark, by its protocol (`sources.toml`)."""
+    """(calibration corpus or None, scored corpus) of a benchmark, by its protocol (`features/semantic/data/sources.toml`)."""
     from evidencechain.data.benchmarks import formats
 
     key, _, subset = name.partition(":")
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
 def _combine(out: Path) -> None:
     """ablation.csv: every run's rows in this directory (the latest per benchmark, variant and
     detector) and commit.txt, which the README's generated block names."""
-    from evidencechain.experiment import code_commit
+    from evidencechain.runinfo import code_commit
 
     parts = [pd.read_csv(f) for f in sorted(out.glob("ablation_*.csv"), key=lambda f: f.stat().st_mtime)]
     rows = pd.concat(parts, ignore_index=True).drop_duplicates(["benchmark", "variant", "detector"], keep="last")
