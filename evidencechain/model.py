@@ -18,8 +18,8 @@ import pandas as pd
 from . import __version__
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.ragtruth import check_answer_text, evidence_over_limit
 from .data.records import Corpus, Response, Source, did_you_mean
+from .data.validation import check_answer_text, evidence_over_limit
 from .detectors import (
     DETECTORS,
     THRESHOLD_RULES,

@@ -31,8 +31,8 @@ from typing import Any
 from ..errors import ConfigError
 from ..io import stable_hash
 from .plain import read_jsonl
-from .ragtruth import DataValidationError, Problem, _Collector
 from .records import Corpus, Response, Source
+from .validation import Collector, DataValidationError, Problem
 
 SUBSETS = ("qa", "dialogue", "summarization")
 
@@ -93,7 +93,7 @@ def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str
     naming every file:line:field; records with an empty answer or identical answers are
     dropped and counted."""
     spec = SPECS[subset]
-    out = _Collector(path)
+    out = Collector(path)
     problems = out.problems
     records: list[tuple[int, dict[str, str]]] = []
     dropped: Counter = Counter()

@@ -23,8 +23,8 @@ from typing import Any
 
 from ..errors import ConfigError
 from .plain import read_jsonl
-from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
 from .records import Corpus, Response, Source
+from .validation import MAX_PROBLEMS, Collector, DataValidationError
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")
 SPLITS = {"evaluation": "calibration", "test": "test"}
@@ -58,7 +58,7 @@ def _label(value: Any) -> int | None:
     return None
 
 
-def _check(row: dict, line: int, out: _Collector) -> bool:
+def _check(row: dict, line: int, out: Collector) -> bool:
     before = len(out.problems)
     for key in ("id", "doc", "summary", "split", "label"):
         if key not in row:
@@ -80,7 +80,7 @@ def read_domain(path: Path, domain: str, limit: int = 0) -> tuple[list[tuple[int
     """Valid samples of one domain file as (line, row); malformed rows raise one
     DataValidationError; empty documents or summaries and samples over `limit` (per split)
     are dropped and counted."""
-    out = _Collector(path)
+    out = Collector(path)
     rows: list[tuple[int, dict]] = []
     dropped: Counter = Counter()
     kept: Counter = Counter()
