@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .experiment import code_commit
 from .io import atomic_write_text
 from .report.performance import MEASURED, STAGES, load_measured, machine, render_readme
+from .runinfo import code_commit
 
 AUDIT_ROW = "audit-x{scale}"
 
@@ -103,9 +103,9 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
     """Sentence-window pairs per second of the trained checker (fp32, int8 and ONNX Runtime on CPU;
     the GPU when present), on audit answer sentences against their best source windows."""
     from .checker.infer import CheckerScorer, throughput
-    from .checker.windows import candidate_windows, split_sentences
     from .data.ragtruth import load_ragtruth
     from .text.chunks import build_evidence
+    from .text.windows import candidate_windows, split_sentences
 
     corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
     premises, claims = [], []

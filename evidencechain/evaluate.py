@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .data.records import Corpus
 from .metrics import METRIC_COLUMNS, binary_metrics, span_metrics, span_recall_by_type
 from .model import ScoredTables
+from .records import Corpus
 
 
 def _metric_rows(frame: pd.DataFrame, methods: list[str], thresholds: dict, level: str,

@@ -15,10 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.records import Corpus, Response, Source, did_you_mean
 from .data.validation import check_answer_text, evidence_over_limit
 from .detectors import (
     DETECTORS,
@@ -30,14 +28,16 @@ from .detectors import (
     with_claim_switches,
     with_semantic_switch,
 )
-from .errors import ConfigError, InputError, ModelError
+from .errors import ConfigError, InputError, ModelError, did_you_mean
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
 from .modelfile import MODEL_FILE, checksums, dump_model, load_model, read_meta, verify_files
+from .records import Corpus, Response, Source
 from .text.parse import ParseCache
 from .text.spans import tokens_to_spans
+from .version import __version__
 from .wordlevel import choose_span_rule, refine_word_mask
 
 ALL_DETECTORS = tuple(DETECTORS)

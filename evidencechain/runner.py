@@ -22,19 +22,20 @@ from tqdm.auto import tqdm
 
 from .config import EvaluationSpec, ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
-from .data.records import Corpus
 from .detectors import DETECTORS, choose_threshold, with_claim_switches
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
 from .evaluate import level_frames, span_table, span_type_table, unit_claim_tables
-from .experiment import Stopwatch, write_details
+from .experiment import write_details
 from .features import FeatureExtractor, FeatureTables
 from .features.checker import checker_absent_reason
 from .features.retrieval import tfidf_columns
 from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
+from .records import Corpus
+from .runinfo import Stopwatch
 from .shift import feature_shift
 from .text.parse import ParseCache
 from .wordlevel import mean_run_words

@@ -23,7 +23,6 @@ from evidencechain.config import load_config
 from evidencechain.data import plain
 from evidencechain.data.plain import load_plain
 from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
-from evidencechain.data.records import Corpus, Response, Source
 from evidencechain.data.validation import MAX_EVIDENCE_CHARS, MAX_RESPONSE_CHARS, DataValidationError
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
@@ -33,6 +32,7 @@ from evidencechain.errors import ConfigError, EvidenceChainError, InputError
 from evidencechain.features import FeatureConfig
 from evidencechain.features import table as feature_table
 from evidencechain.model import EvidenceChain
+from evidencechain.records import Corpus, Response, Source
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGTRUTH_VALID = ROOT / "tests" / "fixtures" / "ragtruth" / "valid"

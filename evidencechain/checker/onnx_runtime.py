@@ -24,8 +24,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ..features.neural import NeuralUnavailable
 from ..io import cache_dir, current_umask
+from ..torch_support import NeuralUnavailable
 from .model import encode_pairs, read_meta, torch
 from .settings import ModelSettings
 

@@ -105,7 +105,7 @@ def _card(config: CheckerConfig, key: str, train_pairs: list[Pair], validation: 
           metrics: dict, data_seconds: float) -> dict:
     import torch
 
-    from ..experiment import code_commit
+    from ..runinfo import code_commit
 
     return {
         "name": config.name, "inputs_hash": key, "seed": config.seed, "config": config.path,

@@ -1,8 +1,8 @@
 """Data layer: records, RAGTruth-format I/O and validation, splits, generated corpora."""
+from ..records import Corpus, Label, Response, SentenceGold, Source
 from .cliff import load_cliff
 from .plain import load_plain
 from .ragtruth import DataValidationError, Problem, load_ragtruth, write_ragtruth
-from .records import Corpus, Label, Response, SentenceGold, Source
 from .splits import assign_splits, split_corpus
 from .summedits import load_summedits
 

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..records import Corpus, Label, Response, Source
 from .plain import read_jsonl
-from .records import Corpus, Label, Response, Source
 from .validation import MAX_PROBLEMS, Collector, DataValidationError
 
 FILE_NAME = "cliff.jsonl.gz"

@@ -30,8 +30,8 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..io import stable_hash
+from ..records import Corpus, Response, Source
 from .plain import read_jsonl
-from .records import Corpus, Response, Source
 from .validation import Collector, DataValidationError, Problem
 
 SUBSETS = ("qa", "dialogue", "summarization")

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from .records import Corpus
+from ..records import Corpus
 from .splits import SPLIT_NAMES, assign_splits
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError
-from .records import LABEL_TYPES, Corpus, Label, Response, Source
+from ..records import LABEL_TYPES, Corpus, Label, Response, Source
 from .validation import (
     MAX_EVIDENCE_CHARS,
     MAX_PROBLEMS,

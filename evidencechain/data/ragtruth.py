@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import atomic_write_text
-from .records import (
+from ..records import (
     LABEL_TYPES,
     QUALITIES,
     SPLITS,

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..records import Corpus, Response, Source
 from .plain import read_jsonl
-from .records import Corpus, Response, Source
 from .validation import MAX_PROBLEMS, Collector, DataValidationError
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")

@@ -1,4 +1,4 @@
-"""`evidencechain detect`: check answers in one command (arguments are defined in `cli.py`).
+"""`evidencechain detect`: check answers in one command (arguments are defined in `cli_parser.py`).
 
     evidencechain detect my.jsonl --html report.html          # JSONL to stdout, HTML report
     evidencechain detect my.csv --out results.jsonl --format pretty

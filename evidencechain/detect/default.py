@@ -63,8 +63,8 @@ def model_key(pipeline_name: str) -> str:
     import numpy
     import sklearn
 
-    from .. import __version__
     from ..model import FEATURE_SCHEMA
+    from ..version import __version__
 
     blob = json.dumps({"evidencechain": __version__, "feature_schema": FEATURE_SCHEMA, "recipe": RECIPE,
                        "code": source_digest(), "spacy_pipeline": pipeline_name, "numpy": numpy.__version__,

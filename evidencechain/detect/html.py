@@ -17,8 +17,8 @@ import re
 import time
 from importlib import resources
 
-from .. import __version__
 from ..features.numeric import ORDINALS, WORD_NUMBERS
+from ..version import __version__
 from .results import DetectionResult
 
 VERDICT_CLASS = {"hallucinated": "hallucinated", "supported": "supported", "nothing to check": "nothing"}

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..data.plain import load_plain, plain_format, plain_source
-from ..data.records import Corpus, Response
 from ..data.validation import DataValidationError, check_answer_text, evidence_over_limit
 from ..errors import ConfigError, InputError
+from ..records import Corpus, Response
 
 STDIN = "-"
 CONTEXT_ALIASES = ("passages", "contexts", "documents", "evidence", "source", "reference")

@@ -30,7 +30,6 @@ from pathlib import Path
 
 from ..data.plain import corpus_name, plain_format, plain_source, read_records
 from ..data.ragtruth import iter_jsonl, parse_response, parse_source
-from ..data.records import Corpus
 from ..data.validation import MAX_PROBLEMS, Collector, DataValidationError, check_values, decode_line
 from ..errors import InputError, OutputError
 from ..io import (
@@ -42,6 +41,7 @@ from ..io import (
     sha256_file,
     stale_staged_name,
 )
+from ..records import Corpus
 
 MANIFEST = "manifest.json"
 _BOM = b"\xef\xbb\xbf"

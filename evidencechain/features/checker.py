@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..checker.settings import InferSettings
-from ..checker.windows import candidate_windows
 from ..text.parse import ParseCache
+from ..text.windows import candidate_windows
 from .evidence import EvidenceIndex
 
 CHECKER_COLUMNS = ["nli_support", "nli_conflict", "nli_baseless", "nli_conflict_max"]
@@ -152,7 +152,7 @@ def checker_absent_reason(path: str | None) -> str | None:
 
 def load_checker_features(config) -> tuple[CheckerFeatures | None, str]:
     """(features or None, status line for run.json) from a FeatureConfig."""
-    from .neural import NeuralUnavailable
+    from ..torch_support import NeuralUnavailable
 
     reason = checker_absent_reason(config.checker)
     if reason:

@@ -126,7 +126,7 @@ def _add_counts(sentences: pd.DataFrame, table: pd.DataFrame, column: str, suffi
 
 def _checker_verdicts(table: pd.DataFrame, evidence_of: dict[str, list[str]], checker, cache,
                       progress: bool) -> np.ndarray:
-    from ..checker.windows import candidate_windows
+    from ..text.windows import candidate_windows
 
     owners, premises, claims = [], [], []
     settings = checker.settings

@@ -1,7 +1,7 @@
 """Metadata features: decoding temperature, generator label, task type, source collection."""
 from __future__ import annotations
 
-from ..data.records import Response, Source
+from ..records import Response, Source
 
 
 def metadata_columns(response: Response, source: Source) -> dict:

@@ -7,49 +7,10 @@ with the reason, and callers report the component as absent. Runs on GPU when pr
 """
 from __future__ import annotations
 
-import importlib
-import os
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-from ..errors import MissingDependency
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-class NeuralUnavailable(MissingDependency, RuntimeError):
-    """An optional neural component cannot be used here (library or weights absent)."""
-
-
-def resolve_model_path(name: str) -> Path:
-    """A local model directory, or the weights directory of an installed model package."""
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path
-    try:
-        module = importlib.import_module(name.replace("-", "_"))
-    except ImportError:
-        raise NeuralUnavailable(f"model {name!r}: not a local directory and not an installed package") from None
-    getter = getattr(module, "get_model_path", None)
-    found = Path(getter()) if callable(getter) else Path(getattr(module, "MODEL_DIR", ""))
-    if not found.is_dir():
-        raise NeuralUnavailable(f"model package {name!r} carries no weights directory")
-    return found
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError:
-        raise NeuralUnavailable("torch is not installed (pip install -e '.[neural]')") from None
-    return torch
-
-
-def device() -> str:
-    return "cuda" if _torch().cuda.is_available() else "cpu"
+from ..torch_support import NeuralUnavailable, device, import_torch, resolve_model_path
 
 
 class EmbeddingScorer:
@@ -69,7 +30,7 @@ class EmbeddingScorer:
     @property
     def model(self):
         if self._model is None:
-            _torch()
+            import_torch()
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError:
@@ -110,7 +71,7 @@ class CrossEncoderScorer:
     def __init__(self, path: str, batch_size: int = 32, max_length: int = 512):
         self.path = resolve_model_path(path)
         self.batch_size, self.max_length = batch_size, max_length
-        torch = _torch()
+        torch = import_torch()
         try:
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
         except ImportError:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..data.records import Corpus
+from ..records import Corpus
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .evidence import EvidenceIndex, content_indices, forms
 

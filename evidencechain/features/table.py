@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ..data.records import Corpus, Response
+from ..records import Corpus, Response
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from ..text.spans import token_labels
 from .entities import absent_entity_tokens, entity_spans

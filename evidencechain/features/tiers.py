@@ -26,7 +26,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from ..data.records import SentenceGold
+from ..records import SentenceGold
 
 TIERS: tuple[str, ...] = SentenceGold.TIERS
 """("verifiable", "no_info"): class 0 and class 1 of `TierClassifier`."""

@@ -14,8 +14,8 @@ import random
 from functools import cache
 from importlib import resources
 
+from ...records import Corpus, Label, Response, Source
 from ...text.parse import parse_texts
-from ..records import Corpus, Label, Response, Source
 from .paraphrase import paraphrase
 from .plant import CLASSES, Edit, plant
 

@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     scored.to_csv(args.out / "cases.csv", index=False)
     table.to_csv(args.out / "summary.csv", index=False)
-    from evidencechain.experiment import code_commit
+    from evidencechain.runinfo import code_commit
     (args.out / "commit.txt").write_text((code_commit() or "unknown") + "\n", encoding="utf-8")
     print(table.to_string(index=False))
     return 0

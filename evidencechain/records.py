@@ -1,11 +1,10 @@
 """Typed records for the RAGTruth interchange format."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import ConfigError
+from .errors import ConfigError, did_you_mean
 
 TASK_TYPES = ("QA", "Summary", "Data2txt")
 SOURCE_TASK_TYPES = (*TASK_TYPES, "Dialogue")
@@ -82,15 +81,6 @@ class SentenceGold:
         if self.tier != "verifiable":
             out["tier"] = self.tier
         return out
-
-
-def did_you_mean(value: Any, known: tuple[str, ...] | list[str]) -> str:
-    """' (did you mean 'X'?)' for the closest known name, case-insensitively; '' if none."""
-    if not isinstance(value, str):
-        return ""
-    by_case = [k for k in known if k.lower() == value.lower()]
-    close = by_case or difflib.get_close_matches(value, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def is_empty_answer(text: str) -> bool:

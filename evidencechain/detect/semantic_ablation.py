@@ -2,7 +2,7 @@
 CLIFF (thresholds on `val`, scored once on `test`) and on SummEdits domains (thresholds on each
 domain's own calibration half, as in the benchmark's zero-shot protocol).
 
-    python -m evidencechain.features.semantic.ablation [--data ../shared/data] [--benchmarks cliff summedits:podcast ragtruth_qa]
+    python -m evidencechain.detect.semantic_ablation [--data ../shared/data] [--benchmarks cliff summedits:podcast ragtruth_qa]
 
 RAGTruth QA is test data only: it is scored with the model's own thresholds (chosen on the
 synthetic calibration split), as `detect` would, giving answer F1 and span F1.
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 def _combine(out: Path) -> None:
     """ablation.csv: every run's rows in this directory (the latest per benchmark, variant and
     detector) and commit.txt, which the README's generated block names."""
-    from evidencechain.experiment import code_commit
+    from evidencechain.runinfo import code_commit
 
     parts = [pd.read_csv(f) for f in sorted(out.glob("ablation_*.csv"), key=lambda f: f.stat().st_mtime)]
     rows = pd.concat(parts, ignore_index=True).drop_duplicates(["benchmark", "variant", "detector"], keep="last")
