@@ -8,6 +8,9 @@ and `temperature`. With a question or a passage list the source is QA ({question
 passages}), else Summary; records with the same (context, question) share one source.
 The corpus is `labelled` only if every record has a label or spans, and has
 `span_labels` only if every record has spans; without a label, any span means hallucinated.
+
+`load_plain` reads a whole file; `read_records` (one `PlainRecord` at a time, None for a line
+with a problem) and `parse_record` (one row) are the same rules for readers that stream.
 """
 from __future__ import annotations
 
