@@ -16,7 +16,8 @@ from typing import Any
 from .aggregate import AGGREGATIONS
 from .checker.settings import QUANTIZATIONS
 from .errors import ConfigError, did_you_mean
-from .features import FEATURE_GROUPS, FeatureConfig
+from .features import FeatureConfig
+from .features.families import FAMILIES, feature_groups
 from .schema import build_section, read_toml, type_ok
 
 FORMATS = ("ragtruth", "halueval", "summedits", "cliff", "plain", "planted")
@@ -159,9 +160,9 @@ def _check_detector_params(params: dict, where: str) -> None:
                                   f"expected some of {sorted(accepted)}")
             default = accepted[key]
             if key == "groups":
-                if not (isinstance(value, list) and all(g in FEATURE_GROUPS or g == "coverage_only"
-                                                         for g in value)):
-                    raise ConfigError(f"{where}.{name} groups: expected a list of {list(FEATURE_GROUPS)}, "
+                known = feature_groups()
+                if not (isinstance(value, list) and all(g in known or g == "coverage_only" for g in value)):
+                    raise ConfigError(f"{where}.{name} groups: expected a list of {list(known)}, "
                                       f"got {value!r}")
             elif isinstance(default, bool | int | float) and not type_ok(value, type(default)):
                 raise ConfigError(f"{where}.{name} {key}: expected {type(default).__name__}, "
@@ -175,6 +176,9 @@ FEATURE_RANGES = {"bm25_k1": (0.0, None), "bm25_b": (0.0, 1.0), "bm25_delta": (0
 
 
 def _check_features(features: FeatureConfig, where: str) -> None:
+    for name in features.families:
+        if not isinstance(name, str) or name not in FAMILIES:
+            raise ConfigError(f"{where} families: unknown feature family {name!r}{did_you_mean(name, FAMILIES)}")
     if features.checker_quantize not in QUANTIZATIONS:
         raise ConfigError(f"{where} checker_quantize: expected one of {list(QUANTIZATIONS)}, "
                           f"got {features.checker_quantize!r}")

@@ -24,12 +24,11 @@ from .detectors import (
     Detector,
     FitDataError,
     choose_threshold,
+    feature_families,
     make_detector,
-    with_claim_switches,
-    with_semantic_switch,
 )
 from .errors import ConfigError, InputError, ModelError, did_you_mean
-from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
+from .features import FeatureConfig, FeatureExtractor, FeatureTables, configure, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
@@ -103,9 +102,8 @@ class EvidenceChain:
         _check_settings(self.detector_names, primary, features, random_state, response_aggregation,
                         detector_params, threshold_metric)
         self.primary = primary
-        self.features = features or FeatureConfig()
-        self.features = with_claim_switches(self.features, self.detector_names)
-        self.features = with_semantic_switch(self.features, detector_params)
+        self.features = configure(features or FeatureConfig(),
+                                  feature_families(self.detector_names, detector_params))
         self.random_state = random_state
         self.response_aggregation = response_aggregation
         """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""

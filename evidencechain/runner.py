@@ -22,15 +22,14 @@ from tqdm.auto import tqdm
 
 from .config import EvaluationSpec, ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
-from .detectors import DETECTORS, choose_threshold, with_claim_switches
+from .detectors import DETECTORS, choose_threshold, feature_families
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
 from .evaluate import level_frames, span_table, span_type_table, unit_claim_tables
 from .experiment import write_details
-from .features import FeatureExtractor, FeatureTables
+from .features import FeatureExtractor, FeatureTables, configure
 from .features.checker import checker_absent_reason
-from .features.retrieval import tfidf_columns
 from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
 from .model import EvidenceChain
@@ -131,7 +130,7 @@ class TableStore:
     """Feature tables computed once per corpus; TF-IDF columns follow the fitted vocabulary."""
 
     def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool, watch: Stopwatch):
-        self.features = with_claim_switches(config.features, config.detectors.names)
+        self.features = configure(config.features, feature_families(config.detectors.names, config.detectors.params))
         self.cache, self.progress, self.watch = cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
@@ -166,8 +165,7 @@ class TableStore:
         with self.watch("features"):
             part = slice_tables(tables, ids)
             if made_by is not extractor:
-                part.sentences["tfidf_max"], part.sentences["tfidf_chunk"] = tfidf_columns(
-                    extractor.vectorizer, part.sentences, part.indices)
+                extractor.refit_columns(part)
         return part
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..torch_support import NeuralUnavailable, device, import_torch, resolve_model_path
+from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
 
 
 class EmbeddingScorer:
@@ -59,6 +60,37 @@ class EmbeddingScorer:
 
     def __getstate__(self):
         return {"name": self.name, "path": self.path, "_model": None}
+
+
+class EmbeddingFamily(FeatureFamily):
+    """`embedding_max` from the configured sentence-embedding model (`[features] embedding_model`)."""
+
+    name = "embedding"
+    columns = ("embedding_max",)
+    groups = {"neural": ("embedding_max",)}
+    needs = ("the neural extra", "a local sentence-transformers model (embedding_model)")
+
+    def state(self, extractor) -> str:
+        if extractor.embedder is not None:
+            return RUNS
+        return "not loaded" if extractor.config.embedding_model else "not configured (no embedding_model)"
+
+    def switch_on(self, config):
+        return config  # runs when a model is configured: nothing to switch
+
+    def fit(self, extractor, context: FamilyContext) -> None:
+        if extractor.config.embedding_model:
+            extractor.embedder = EmbeddingScorer.load(extractor.config.embedding_model)
+
+    def restore(self, extractor) -> None:
+        if extractor.config.embedding_model:
+            extractor.embedder = EmbeddingScorer(extractor.config.embedding_model)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        if len(tables.sentences):
+            context.extractor.embedder.add_features(tables.sentences, context.indices)
+        else:
+            tables.sentences["embedding_max"] = np.zeros(0)
 
 
 class CrossEncoderScorer:

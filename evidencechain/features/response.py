@@ -30,6 +30,7 @@ import pandas as pd
 from ..records import Corpus
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .evidence import EvidenceIndex, content_indices, forms
+from .family import FamilyContext, FeatureFamily, WorkTables, switched
 
 RESPONSE_FEATURES = [
     "resp_words", "resp_sentences", "resp_coverage", "resp_min_coverage", "resp_evidence_coverage",
@@ -127,3 +128,23 @@ def add_response_features(sentences: pd.DataFrame, corpus: Corpus, parsed: list[
     joined = table.reindex(sentences["response_id"].to_numpy())
     for col in RESPONSE_FEATURES:
         sentences[col] = joined[col].to_numpy()
+
+
+class ResponseFamily(FeatureFamily):
+    name = "response"
+    columns = tuple(RESPONSE_FEATURES)
+    groups = {"response": tuple(RESPONSE_FEATURES)}
+    needs = ("parse", "the query of each source (when it has one)")
+
+    def state(self, extractor) -> str:
+        return "runs" if extractor.config.response_features else "not configured (response_features = false)"
+
+    def switched_on(self, config) -> bool:
+        return config.response_features
+
+    def switch_on(self, config):
+        return switched(config, response_features=True)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        add_response_features(tables.sentences, context.corpus, context.parsed, context.indices,
+                              pipeline=context.config.pipeline, cache=context.cache)
