@@ -22,13 +22,8 @@ from evidencechain import cli
 from evidencechain.config import load_config
 from evidencechain.data import plain
 from evidencechain.data.plain import load_plain
-from evidencechain.data.ragtruth import (
-    MAX_EVIDENCE_CHARS,
-    MAX_RESPONSE_CHARS,
-    DataValidationError,
-    load_ragtruth,
-    write_ragtruth,
-)
+from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
+from evidencechain.data.validation import MAX_EVIDENCE_CHARS, MAX_RESPONSE_CHARS, DataValidationError
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
 from evidencechain.detect.results import DetectionResult, EvidenceRef, SentenceResult, Span
