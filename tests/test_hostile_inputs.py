@@ -118,6 +118,8 @@ def test_an_answer_one_character_over_the_limit_is_refused_by_check_and_detect(t
                                   f"to {MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)"]
     assert _cli(["data", "check", "--plain", str(path)])[0] == 1
     _one_line(["detect", str(path), "-q"], str(path), "answer", "MAX_RESPONSE_CHARS")
+    _one_line(["detect", str(path), "-q", "--out-dir", str(tmp_path / "streamed")], str(path), "answer",
+              "MAX_RESPONSE_CHARS")
 
 
 def test_an_answer_at_the_limit_is_accepted(tmp_path):

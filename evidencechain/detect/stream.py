@@ -182,7 +182,7 @@ class PlainLog(_Log):
 
     def _records(self, problems):
         out = Collector(self.path)
-        for line, record in read_records(self.path, out, self.input_format, check_limits=False):
+        for line, record in read_records(self.path, out, self.input_format):
             if record is not None:
                 problems.take(out)
                 yield line, record.id, record
