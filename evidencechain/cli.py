@@ -54,6 +54,19 @@ def _data_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_benchmarks(args: argparse.Namespace) -> int:
+    from .data.benchmarks import benchmarks, extra_runs, formats
+
+    for b in benchmarks().values():
+        print(f"benchmark {b.name}: {b.title}; experiments/{b.name}.toml, make {b.name.replace('_', '-')}, "
+              f"format {b.format}, report section {b.section}")
+    for name in extra_runs():
+        print(f"run {name}: experiments/{name}.toml, make {name.replace('_', '-')}")
+    for f in formats().values():
+        print(f"format {f.name}" + (f": subsets {', '.join(f.subsets)}" if f.subsets else ""))
+    return 0
+
+
 def _data_planted(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -144,12 +157,13 @@ def _report(args: argparse.Namespace) -> int:
         build_benchmark_report(run_dir, args.tables, args.figures)
     if args.benchmark:
         return 0
-    build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
+    build_report(args.run, args.tables, args.figures, args.paper, args.template, args.section_run,
                  args.readme, args.only or STEPS)
     return 0
 
 
-HANDLERS = {"data check": _data_check, "data audit": _data_audit, "data planted": _data_planted, "run": _run,
+HANDLERS = {"data check": _data_check, "data audit": _data_audit, "data benchmarks": _data_benchmarks,
+            "data planted": _data_planted, "run": _run,
             "checker train": _checker_train, "detect": _detect, "calibrate": _calibrate, "report": _report}
 
 

@@ -49,6 +49,8 @@ def _command(sub, name: str, texts: dict, description_tail: str = "") -> argpars
 
 def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.ArgumentParser:
     """Every command and option; `handlers` (command -> function, as `cli.HANDLERS`) binds each command."""
+    from .data.benchmarks import benchmarks, extra_runs
+
     handlers = handlers or {}
     texts = command_help()
     parser = argparse.ArgumentParser(prog="evidencechain", description=DESCRIPTION,
@@ -72,6 +74,8 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                        help="corpus directory (default data/audit); replaced only if absent, empty or an "
                             "earlier corpus")
     audit.set_defaults(func=handlers.get('data audit'))
+    listing = _command(data_sub, "data benchmarks", texts)
+    listing.set_defaults(func=handlers.get('data benchmarks'))
     planted = _command(data_sub, "data planted", texts)
     planted.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
     planted.add_argument("--out", default="data/planted", metavar="DIR",
@@ -120,7 +124,8 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     detect.add_argument("--out", metavar="FILE",
                         help="write the records to this file instead of standard output (an existing file is "
                              "kept unless --force); with --response-jsonl and no --format, --html or --tables, "
-                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes")
+                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes "
+                             "(deprecated, removed on 2027-06-01: use --tables DIR)")
     detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
     detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables (sentences, tokens, "
                                                         "responses) of every detector of the model")
@@ -184,7 +189,7 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     report = _command(sub, "report", texts)
     report.add_argument("--run", default="results/audit", metavar="DIR",
                         help="run directory with run.json (default results/audit)")
-    report.add_argument("--halueval", metavar="DIR", help="HaluEval run directory (default results/halueval)")
+    report.add_argument("--halueval", metavar="DIR", dest="section_run", help="HaluEval run directory (default results/halueval)")
     report.add_argument("--tables", default="paper/tables", metavar="DIR",
                         help="where tables are written and read (default paper/tables)")
     report.add_argument("--figures", default="figures", metavar="DIR", help="where figures go (default figures)")
@@ -197,7 +202,7 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                              "readme: only the README blocks that need no run (with --readme)")
     report.add_argument("--benchmark", action="append", metavar="RUN_DIR",
                         help="instead: the benchmark tables (beside published rows) and figures of this "
-                             "run (ragtruth_qa, summedits, cliff, halueval, transfer; others get a generic "
+                             f"run ({', '.join([*benchmarks(), *extra_runs()])}; others get a generic "
                              "table); repeatable")
     report.set_defaults(func=handlers.get('report'))
     return parser

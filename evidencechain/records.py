@@ -8,10 +8,10 @@ from .errors import ConfigError, did_you_mean
 
 TASK_TYPES = ("QA", "Summary", "Data2txt")
 SOURCE_TASK_TYPES = (*TASK_TYPES, "Dialogue")
-"""Task types a Source may carry: RAGTruth's three and HaluEval's dialogue."""
+"""Task types a Source may carry: RAGTruth's three and dialogue (a benchmark's dialogue subset)."""
 SPLITS = ("train", "test")
 """Splits a RAGTruth file may carry; adapters may also assign "calibration" (a predefined
-threshold split such as SummEdits `evaluation` or CLIFF `val`)."""
+threshold split such as a benchmark's `evaluation` or `val` cut)."""
 QUALITIES = ("good", "incorrect_refusal", "truncated")
 LABEL_TYPES = (
     "Evident Conflict",
@@ -100,11 +100,11 @@ class Response:
     response: str
     sentence_meta: tuple[SentenceGold, ...] | None = None
     response_label: int | None = None
-    """Response-level gold for corpora without spans (HaluEval); None means: derive from labels."""
+    """Response-level gold for corpora labelled per answer, without spans; None means: derive from labels."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields outside the official schema, kept so a round trip loses nothing."""
     subset: str = ""
-    """The subset or domain an answer belongs to (HaluEval task, SummEdits domain); '' if none."""
+    """The subset or domain an answer belongs to (a benchmark's task or domain); '' if none."""
 
     @property
     def hallucinated(self) -> bool:

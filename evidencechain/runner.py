@@ -1,7 +1,7 @@
 """The one experiment runner: any corpora, fit on X, calibrate on X or Y, score Y once.
 
-    config = load_config("experiments/ragtruth_qa.toml")
-    run(config)        # -> results/ragtruth_qa/ (metrics.csv, units.csv, run.json, ...)
+    config = load_config("experiments/audit.toml")
+    run(config)        # -> results/audit/ (metrics.csv, units.csv, run.json, ...)
 
 An evaluation expands into units, one per scored corpus (and subset, with `per_subset`):
 supervised detectors are fitted on the fit corpus's train split (or, leaving one subset

@@ -135,3 +135,38 @@ def test_fact_checker_descriptions_keep_their_published_form():
         "1 - EvidenceChainLR(groups=('lexical', 'retrieval', 'mismatch'), random_state=17) risk on "
         "(source item, answer) features")
     assert prov.nli_rules_checker().describe() == "1 - NLIRules() risk on (source item, answer) features"
+
+
+class Shortfall(Method):
+    """A toy method for the README recipe: risk = the share of a sentence's words not in the evidence,
+    scaled by a weight learned as the hallucinated sentences' mean of that share."""
+
+    name = "Shortfall"
+    __ec_tags__ = {"supervised": True, "requires_fit": True}
+
+    def __init__(self, power: float = 1.0, random_state: int = 17):
+        self.power, self.random_state = power, random_state
+
+    def fit(self, tables):
+        sentences = tables.sentences
+        self.scale_ = float(max(1e-9, (1 - sentences["coverage"])[sentences["label"] == 1].mean()))
+        return self
+
+    def score_sentences(self, sentences):
+        self.check_fitted("scale_")
+        return np.clip(((1 - sentences["coverage"].to_numpy(float)) / self.scale_) ** self.power, 0, 1)
+
+
+def test_a_registered_method_is_checked_and_fitted_like_the_others(tables):
+    from evidencechain.model import EvidenceChain
+
+    DETECTORS["Shortfall"] = Shortfall
+    try:
+        assert "check_saved" in check_method(make_detector("Shortfall"), tables["train"], tables["calibration"])
+        model = EvidenceChain(("Lexical", "Shortfall"), "Shortfall", detector_params={"Shortfall": {"power": 2.0}})
+        model.fit_tables(tables["train"], tables["calibration"])
+        assert model.detectors["Shortfall"].power == 2.0 and "scale_" in model.detectors["Shortfall"].fitted_attributes()
+        assert model.describe()["detectors"]["Shortfall"]["params"] == {"power": 2.0, "random_state": 17}
+        assert "word" in model.thresholds["Shortfall"]
+    finally:
+        del DETECTORS["Shortfall"]

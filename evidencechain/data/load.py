@@ -1,12 +1,43 @@
 """One entry point from a `[corpora.NAME]` config table to a split `Corpus`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..records import Corpus
+from ..schema import value_range
+from .benchmarks import FormatNames, formats
 from .splits import SPLIT_NAMES, assign_splits
+
+FORMATS = FormatNames()
+"""The registered corpus formats (`evidencechain.data.benchmarks`), read when a config is checked."""
+
+
+@dataclass
+class CorpusConfig:
+    """One `[corpora.NAME]` table: which adapter reads which files."""
+
+    format: str = field(default="ragtruth", metadata={"choices": FORMATS})
+    response_jsonl: str = ""
+    source_info_jsonl: str = ""
+    """ragtruth: the two files; planted: an optional RAGTruth-format corpus (the audit corpus) that
+    the 'planted' corpus of semantic errors (`data.planted`) is merged into."""
+    path: str = ""
+    """The data directory or file, as the format reads it (not used by ragtruth and planted)."""
+    subsets: list[str] = field(default_factory=list)
+    """The format's subsets (tasks, domains) to read (empty: all)."""
+    quality: list[str] = field(default_factory=lambda: ["good"])
+    """ragtruth: keep answers of these qualities (empty: all)."""
+    limit: int = field(default=0, metadata=value_range(0))
+    """Records per subset, where the format samples (0 = all)."""
+    test_fraction: float = field(default=0.3, metadata=value_range(0.0, 1.0, hi_open=True))
+    calibration_fraction: float = field(default=0.2, metadata=value_range(0.0, 1.0, hi_open=True))
+    """Share of train sources carved out for calibration (seeded, by source_id)."""
+    train_from_calibration: float = field(default=0.0, metadata=value_range(0.0, 1.0, hi_open=True))
+    """Share of the sources of a predefined calibration split (such as a `val` cut) moved to train, so
+    that a detector can be fitted on one part and calibrated on the other (seeded, by source_id)."""
+    test_only: bool = False
+    """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
 
 
 @dataclass
@@ -31,36 +62,11 @@ class SplitCorpus:
 
 
 def read_corpus(spec, name: str, seed: int) -> Corpus:
-    """Read the corpus a `CorpusConfig` describes with its adapter."""
-    path = Path(spec.path).expanduser() if spec.path else None
-    if spec.format == "ragtruth":
-        from .ragtruth import load_ragtruth
-        corpus = load_ragtruth(Path(spec.response_jsonl).expanduser(),
-                               Path(spec.source_info_jsonl).expanduser(),
-                               quality=spec.quality or None, name=name)
-    elif spec.format == "halueval":
-        from .halueval import load_halueval_corpus
-        corpus = load_halueval_corpus(path, subsets=spec.subsets or ("qa", "dialogue", "summarization"),
-                                      limit=spec.limit, seed=seed, test_fraction=spec.test_fraction)
-    elif spec.format == "summedits":
-        from .summedits import load_summedits
-        corpus = load_summedits(path, domains=spec.subsets or None, limit=spec.limit)
-    elif spec.format == "cliff":
-        from .cliff import load_cliff
-        corpus = load_cliff(path)
-    elif spec.format == "planted":
-        from .planted.corpus import generate_planted_corpus, merged
-        corpus = generate_planted_corpus(seed)
-        if spec.response_jsonl:
-            from .ragtruth import load_ragtruth
-            base = load_ragtruth(Path(spec.response_jsonl).expanduser(), Path(spec.source_info_jsonl).expanduser(),
-                                 quality=spec.quality or None, name=name)
-            corpus = merged(base, corpus, name)
-    elif spec.format == "plain":
-        from .plain import load_plain
-        corpus = load_plain(path, name=name)
-    else:
+    """Read the corpus a `CorpusConfig` describes with its format's registered reader."""
+    fmt = formats().get(spec.format)
+    if fmt is None:
         raise InputError(f"corpus {name!r}: unknown format {spec.format!r}")
+    corpus = fmt.read(spec, name, seed)
     corpus.name = name
     return corpus
 

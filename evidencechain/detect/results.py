@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..text.chunks import _passage_text, build_evidence
+from ..text.chunks import build_evidence, passage_text
 from ..text.spans import tokens_to_spans
 from ..wordlevel import token_evidence
 
@@ -139,7 +139,7 @@ def chunk_locations(source) -> tuple[list[tuple[int | None, int, int, str]], lis
     info = source.source_info
     passages = info.get("passages") if isinstance(info, dict) and source.task_type == "QA" else None
     if isinstance(passages, list):
-        out, texts = [], [_passage_text(p) for p in passages]
+        out, texts = [], [passage_text(p) for p in passages]
         for p, text in enumerate(texts):
             if text.strip():
                 lead = len(text) - len(text.lstrip())

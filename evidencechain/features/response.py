@@ -1,6 +1,6 @@
 """Response-level features: the whole answer against its evidence and its query.
 
-For corpora labelled per response (HaluEval), a sentence's risk also depends on the answer
+For corpora labelled per response (no spans), a sentence's risk also depends on the answer
 it belongs to: how long it is, how much of it is copied from the evidence, how much only
 repeats the question. These columns are computed once per response and repeated on each
 of its sentences (group "response"; `FeatureConfig.response_features` switches them on).
@@ -19,7 +19,7 @@ of its sentences (group "response"; `FeatureConfig.response_features` switches t
 | resp_evidence_recall | share of the evidence's content-word types the answer uses |
 | resp_length_ratio | log((1 + answer words) / (1 + evidence words)) |
 
-Length features describe the answer, not its support; on HaluEval they also capture a
+Length features describe the answer, not its support; on some benchmarks they also capture a
 known artefact (hallucinated answers are longer), which reports should state.
 """
 from __future__ import annotations

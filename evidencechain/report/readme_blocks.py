@@ -48,12 +48,10 @@ def commands_body() -> str:
         if parser.epilog:
             examples = [line.strip() for line in parser.epilog.splitlines()[1:] if line.strip()]
             lines += ["```bash", *examples, "```", ""]
-        lines += ["| option | what it does |", "|---|---|"]
-        for action in parser._actions:
-            if isinstance(action, argparse._HelpAction):
-                continue
-            lines.append(f"| `{_cell(formatter._format_action_invocation(action))}` | {_cell(action.help or '')} |")
-        lines.append("")
+        options = [f"| `{_cell(formatter._format_action_invocation(a))}` | {_cell(a.help or '')} |"
+                   for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+        if options:
+            lines += ["| option | what it does |", "|---|---|", *options, ""]
     return "\n".join(lines).rstrip()
 
 

@@ -32,7 +32,7 @@ class ProvenanceSettings:
     aggregations: list[str] = field(default_factory=lambda: list(AGGREGATIONS))
     checkers: list[str] = field(default_factory=lambda: ["nli-cross-encoder", "evidencechain", "nli-rules"])
     checker_model: str = "EvidenceChain_LR"
-    """Sentence model behind the 'evidencechain' checker, trained on the HaluEval train split."""
+    """Sentence model behind the 'evidencechain' checker, trained on the scored benchmark's train split."""
     checker_groups: list[str] = field(default_factory=lambda: ["lexical", "retrieval", "mismatch"])
     temperatures: dict[str, float] = field(default_factory=lambda: {
         "bm25": 0.01, "tfidf": 0.03, "minilm": 0.03, "cross-encoder": 1.0})
@@ -69,7 +69,7 @@ class ProvenanceSettings:
 
     def validate(self) -> None:
         """Raise `ConfigError` for the first key whose value has a wrong type or range."""
-        from ...data.halueval import SPECS
+        from ...data.benchmarks import formats
         from ..registry import sentence_models
 
         _names("relevance", self.relevance, RELEVANCE_SCORERS)
@@ -87,11 +87,12 @@ class ProvenanceSettings:
         self._validate_groups()
         _temperatures(self.temperatures)
         _string("embedding_model", self.embedding_model)
-        _names("embedding_subsets", self.embedding_subsets, tuple(SPECS))
+        subsets = tuple(dict.fromkeys(s for f in formats().values() for s in f.subsets))
+        _names("embedding_subsets", self.embedding_subsets, subsets)
         _string("reranker_model", self.reranker_model)
         _string("nli_model", self.nli_model)
         _string("learned_checker", self.learned_checker)
-        _names("learned_checker_subsets", self.learned_checker_subsets, tuple(SPECS))
+        _names("learned_checker_subsets", self.learned_checker_subsets, subsets)
         users = [key for key, names in (("relevance", self.relevance), ("checkers", self.checkers))
                  if "learned-checker" in names]
         if users and not self.learned_checker:
