@@ -1,5 +1,5 @@
 """evidencechain: offline word-level hallucination detection and evidence attribution for RAG."""
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401
 
 _LAZY = {"Detector", "DetectionResult", "EvidenceRef", "SentenceResult", "Span"}
 

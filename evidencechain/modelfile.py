@@ -35,6 +35,10 @@ SKLEARN_MODULES = ("sklearn.compose", "sklearn.ensemble", "sklearn.feature_extra
 _ID = re.compile(r'("__id__": )(\d+)|"(\d+)\.npy"')
 
 
+class MissingModelError(ModelError, FileNotFoundError):
+    """The model directory or one of its files does not exist."""
+
+
 class UntrustedModelError(ModelError, ValueError):
     """A model file names a type outside the trusted list (or is an old pickle)."""
 
@@ -174,7 +178,6 @@ def _plain(cls: type) -> bool:
 
 def read_meta(path: Path) -> dict:
     """model.json of a model directory; an old pickled model is refused without reading it."""
-    from .model import MissingModelError
 
     file = path / "model.json"
     if not path.is_dir():
@@ -207,7 +210,6 @@ def _refuse_legacy(path: Path) -> None:
 
 def verify_files(path: Path, meta: dict) -> None:
     from .io import sha256_file
-    from .model import MissingModelError
 
     for name, digest in meta["files"].items():
         file = path / str(name)

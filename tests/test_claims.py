@@ -9,7 +9,7 @@ import pytest
 from evidencechain.data.records import Corpus, Label, Response, SentenceGold, Source
 from evidencechain.detectors import make_detector
 from evidencechain.evaluate import no_info_table, triplet_verdict_table
-from evidencechain.runner import unit_detectors
+from evidencechain.plan import unit_detectors
 
 
 def _counts(rows):

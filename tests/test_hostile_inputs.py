@@ -32,12 +32,12 @@ from evidencechain.data.ragtruth import (
 from evidencechain.data.records import Corpus, Response, Source
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
-from evidencechain.detect.results import DetectionResult, EvidenceRef, SentenceResult, Span
 from evidencechain.detectors import FitDataError
 from evidencechain.errors import ConfigError, EvidenceChainError, InputError
 from evidencechain.features import FeatureConfig
 from evidencechain.features import table as feature_table
 from evidencechain.model import EvidenceChain
+from evidencechain.results import DetectionResult, EvidenceRef, SentenceResult, Span
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGTRUTH_VALID = ROOT / "tests" / "fixtures" / "ragtruth" / "valid"

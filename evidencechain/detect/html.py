@@ -17,9 +17,9 @@ import re
 import time
 from importlib import resources
 
-from .. import __version__
 from ..features.numeric import ORDINALS, WORD_NUMBERS
-from .results import DetectionResult
+from ..results import DetectionResult
+from ..version import __version__
 
 VERDICT_CLASS = {"hallucinated": "hallucinated", "supported": "supported", "nothing to check": "nothing"}
 

@@ -104,7 +104,7 @@ def summary_evidence(source_id: str, article: str) -> Evidence:
     return _chunks_from_offsets(source_id, article, spans, kind, None)
 
 
-def _passage_text(passage: Any) -> str:
+def passage_text(passage: Any) -> str:
     if isinstance(passage, dict):
         for key in ("passage_text", "text", "content", "passage"):
             if isinstance(passage.get(key), str):
@@ -119,7 +119,7 @@ def qa_evidence(source_id: str, info: dict[str, Any]) -> Evidence:
     if isinstance(passages, list):
         builder = _Builder()
         for p in passages:
-            builder.add("passage", _passage_text(p), sep="\n\n")
+            builder.add("passage", passage_text(p), sep="\n\n")
         return builder.build(source_id, question)
     text = str(passages)
     marks = list(_PASSAGE_MARK.finditer(text))

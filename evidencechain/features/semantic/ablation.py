@@ -92,7 +92,8 @@ def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
 
 def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> list[dict]:
     """Answer F1 and span F1 (as `detect` gives spans) at the model's calibrated thresholds."""
-    from evidencechain.detect.results import results_from_scored, span_f1
+    from evidencechain.metrics import span_f1
+    from evidencechain.results import results_from_scored
 
     scored = model.score(corpus, progress=False)
     rows = []
