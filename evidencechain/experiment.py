@@ -195,8 +195,8 @@ def write_details(stage: Path, details: RunDetails) -> None:
     if config.evaluation.ablation:
         results["ablation"] = ablation_table(model, detector_params(config, unit), train, calibration, test,
                                              span_labels, config.evaluation.ablation_detector)
-    parts = {"train": (unit.fit, model.score_tables(train, evidence=False)),
-             "calibration": (unit.calibration, model.score_tables(calibration, evidence=False)),
+    parts = {"train": (unit.fit, model.risk_tables(train)),
+             "calibration": (unit.calibration, model.risk_tables(calibration)),
              "test": (unit.test, scored)}
     described = [corpora[unit.test].corpus]
     results.update(dataset_tables(parts, described))

@@ -161,7 +161,7 @@ class EvidenceChain:
         for det in self.detectors.values():
             det.calibrate(calibration.sentences, labels)
         self.aggregations = self._choose_aggregations(calibration)
-        scored = self._score_tables(calibration, with_predictions=False)
+        scored = self.risk_tables(calibration)
         for name in self.detector_names:
             levels = {
                 "sentence": choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
@@ -220,6 +220,11 @@ class EvidenceChain:
             chunks = attach_chunks(scored.sentences, tables.indices)
             scored.sentences = pd.concat([scored.sentences, chunks], axis=1)
         return scored
+
+    def risk_tables(self, tables: FeatureTables) -> ScoredTables:
+        """Every detector's risk (`risk_<name>`) at each level, without decisions: what
+        calibration and dataset summaries need (usable before thresholds are chosen)."""
+        return self._score_tables(tables, with_predictions=False)
 
     def _score_tables(self, tables: FeatureTables, with_predictions: bool) -> ScoredTables:
         sentences = tables.sentences.copy()
