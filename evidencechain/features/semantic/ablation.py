@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from evidencechain.detect import default
-from evidencechain.metrics import binary_metrics
+from evidencechain.metrics import balanced_accuracy, binary_metrics
 from evidencechain.model import EvidenceChain
 from evidencechain.text.parse import ParseCache
 
@@ -75,16 +75,10 @@ def _benchmark(name: str, data: Path):
             corpus.subset(response_ids=held, name=f"{name}:test"))
 
 
-def _balanced(labels: np.ndarray, pred: np.ndarray) -> float:
-    tpr = (pred & (labels == 1)).sum() / max(1, (labels == 1).sum())
-    tnr = (~pred & (labels == 0)).sum() / max(1, (labels == 0).sum())
-    return float((tpr + tnr) / 2)
-
-
 def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
     best, cut = -1.0, 0.5
     for t in np.unique(risk):
-        score = _balanced(labels, risk >= t)
+        score = balanced_accuracy(labels, risk, t)
         if score > best:
             best, cut = score, t
     return float(cut)
@@ -130,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                 y, risk = test["label"].to_numpy(), test[f"risk_{det}"].to_numpy()
                 m = binary_metrics(y, risk, cut)
                 rows.append({"benchmark": bench, "variant": variant, "detector": det,
-                             "balanced_accuracy": round(_balanced(y, risk >= cut), 4),
+                             "balanced_accuracy": round(balanced_accuracy(y, risk, cut), 4),
                              "roc_auc": round(m["roc_auc"], 4), "answers": len(test)})
                 print(rows[-1], flush=True)
     table = pd.DataFrame(rows)
