@@ -14,7 +14,12 @@ AUDIT := data/audit/response.jsonl data/audit/source_info.jsonl data/audit/READM
 AUDIT_RUN := results/audit/run.json
 HALUEVAL_RUN := results/halueval/run.json
 CHECKER := results/checker/card.json
-BENCHMARKS := ragtruth_qa summedits cliff halueval transfer
+# The benchmark runs, from the registry's list: its [benchmarks] names, then its extra runs. Each
+# is `make NAME` ('-' for '_'), configured by experiments/NAME.toml (whose `# make:` line is its help).
+REGISTRY := evidencechain/data/benchmarks.toml
+BENCHMARKS := $(shell sed -n '/^\[benchmarks\]/,/^\[/s/^\([a-z0-9_]*\) *=.*/\1/p' $(REGISTRY)) \
+	$(shell sed -n 's/^extra_runs *= *\[\(.*\)\]/\1/p' $(REGISTRY) | tr -d '",')
+BENCHMARK_TARGETS := $(subst _,-,$(BENCHMARKS))
 BENCHMARK_RUNS := $(foreach b,$(BENCHMARKS),results/$(b)/run.json)
 BENCHMARK_DONE := $(foreach b,$(BENCHMARKS),paper/tables/.$(b).done)
 # Runs are results, not intermediate files: make must never delete them after building tables.
@@ -32,10 +37,11 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment halueval ragtruth-qa summedits cliff transfer benchmarks semantic-suite semantic-ablation tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-ablation tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
+	@$(foreach b,$(BENCHMARKS),printf "  make %-15s %s\n" $(subst _,-,$(b)) "$$(sed -n 's/^# make: //p' experiments/$(b).toml)";)
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -127,12 +133,8 @@ paper/tables/.%.done: results/%/run.json $(REPORT_SOURCES)
 	$(EC) report --benchmark results/$* --tables paper/tables --figures figures
 	touch $@
 
-ragtruth-qa: paper/tables/.ragtruth_qa.done ## RAGTruth QA (real spans): fitted on audit / HaluEval QA, scored once; results/ragtruth_qa
-summedits: paper/tables/.summedits.done ## SummEdits 8 domains (paper protocol): zero-shot and leave-one-domain-out; results/summedits
-cliff: paper/tables/.cliff.done ## CLIFF summaries (real word labels): thresholds on val, scored on test; results/cliff
-halueval: paper/tables/.halueval.done ## HaluEval (3 subsets) + Provenance grid + audit transfer; results/halueval
-transfer: paper/tables/.transfer.done ## transfer matrix: fit on each corpus, score every other; results/transfer
-benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark above
+$(foreach b,$(BENCHMARKS),$(eval $(subst _,-,$(b)): paper/tables/.$(b).done))
+benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark (listed below; `evidencechain data benchmarks`)
 
 semantic-suite: $(VENV)/.installed ## per-class recall and paraphrase false alarms of the semantic error classes (results/semantic_suite)
 	$(PY) -m evidencechain.features.semantic.build_suite report

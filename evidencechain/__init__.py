@@ -1,5 +1,5 @@
 """evidencechain: offline word-level hallucination detection and evidence attribution for RAG."""
-from .version import __version__  # noqa: F401
+from .version import __version__ as __version__
 
 _LAZY = {"Detector", "DetectionResult", "EvidenceRef", "SentenceResult", "Span"}
 

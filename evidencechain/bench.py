@@ -8,7 +8,7 @@
 memory is its own) with a cold parse cache, then times cold scoring (a fitted model, an empty
 parse cache), warm scoring (the same texts again), `detect` of 10 answers with a cached default
 model, the default model's build and the learned checker's pairs/s. `time` records the wall time
-of a command (`make halueval`, `make test` in a fresh clone, ...). Every figure is written with the
+of a command (`make test` in a fresh clone, a benchmark's make target, ...). Every figure is written with the
 commit and the machine to `paper/measured/performance.json`, and the README's Performance block is
 rendered from that file (`report.performance`).
 """
@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .experiment import code_commit
 from .io import atomic_write_text
 from .report.performance import MEASURED, STAGES, load_measured, machine, render_readme
+from .runinfo import code_commit
 
 AUDIT_ROW = "audit-x{scale}"
 
@@ -103,9 +103,9 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
     """Sentence-window pairs per second of the trained checker (fp32, int8 and ONNX Runtime on CPU;
     the GPU when present), on audit answer sentences against their best source windows."""
     from .checker.infer import CheckerScorer, throughput
-    from .checker.windows import candidate_windows, split_sentences
     from .data.ragtruth import load_ragtruth
     from .text.chunks import build_evidence
+    from .text.windows import candidate_windows, split_sentences
 
     corpus = load_ragtruth(corpus_dir / "response.jsonl", corpus_dir / "source_info.jsonl")
     premises, claims = [], []
@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--checker", default="results/checker",
                    help="trained checker to time (skipped, with the reason, when absent)")
     m.add_argument("--skip-detect", action="store_true", help="do not time detect and the default model build")
-    t = sub.add_parser("time", parents=[common], help="record the wall time of a command, e.g. `make halueval`")
+    t = sub.add_parser("time", parents=[common], help="record the wall time of a command, e.g. `make test`")
     t.add_argument("label")
     t.add_argument("--fresh-clone", action="store_true", help="run it in a fresh clone of this repository")
     t.add_argument("--carry", action="append", default=[], metavar="PATH",

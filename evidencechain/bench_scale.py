@@ -32,7 +32,7 @@ def generate_log(out: Path, answers: int, seed: int = 17) -> dict:
     """The first `answers` answers of the audit corpus at the smallest scale that has them."""
     from .data.audit import generate_audit_corpus
     from .data.ragtruth import write_ragtruth
-    from .data.records import Corpus
+    from .records import Corpus
 
     t0 = time.perf_counter()
     scale = math.ceil(answers / AUDIT_ANSWERS_PER_SCALE)

@@ -14,15 +14,11 @@ import sys
 import traceback
 from pathlib import Path
 
+from . import cli_parser
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-DESCRIPTION = """Offline word-level hallucination detection and evidence attribution for RAG answers.
-`evidencechain COMMAND --help` describes each command, with examples.
-(stage timings: python -m evidencechain.bench, or make bench)"""
-MODEL_TRUST = """--model DIR: a model directory (RUN_DIR/model) holds model.skops and model.json. Loading it
-runs no code from the files: model.skops is read with a fixed list of trusted types after its sha256
-in model.json is checked; an old pickled model (model.pkl) is refused (refit it with `evidencechain run`)."""
 OPTIONAL_MODULES = {"torch": "neural", "transformers": "neural", "sentence_transformers": "neural",
                     "docx": "report", "nbclient": "notebooks", "nbformat": "notebooks"}
 BUG_HINT = ("evidencechain: unexpected internal error (a bug); please report it with the "
@@ -55,6 +51,19 @@ def _data_audit(args: argparse.Namespace) -> int:
         names = [p.name for p in write_audit_corpus(stage, seed=args.seed, scale=args.scale)]
     for name in names:
         print(Path(args.out) / name)
+    return 0
+
+
+def _data_benchmarks(args: argparse.Namespace) -> int:
+    from .data.benchmarks import benchmarks, extra_runs, formats
+
+    for b in benchmarks().values():
+        print(f"benchmark {b.name}: {b.title}; experiments/{b.name}.toml, make {b.name.replace('_', '-')}, "
+              f"format {b.format}, report section {b.section}")
+    for name in extra_runs():
+        print(f"run {name}: experiments/{name}.toml, make {name.replace('_', '-')}")
+    for f in formats().values():
+        print(f"format {f.name}" + (f": subsets {', '.join(f.subsets)}" if f.subsets else ""))
     return 0
 
 
@@ -148,195 +157,19 @@ def _report(args: argparse.Namespace) -> int:
         build_benchmark_report(run_dir, args.tables, args.figures)
     if args.benchmark:
         return 0
-    build_report(args.run, args.tables, args.figures, args.paper, args.template, args.halueval,
+    build_report(args.run, args.tables, args.figures, args.paper, args.template, args.section_run,
                  args.readme, args.only or STEPS)
     return 0
 
 
-def _integer(low: int, high: int | None = None, what: str = "an integer"):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {what}")
-        return value
-    return parse
+HANDLERS = {"data check": _data_check, "data audit": _data_audit, "data benchmarks": _data_benchmarks,
+            "data planted": _data_planted, "run": _run,
+            "checker train": _checker_train, "detect": _detect, "calibrate": _calibrate, "report": _report}
 
 
-POSITIVE = _integer(1, what="a positive integer")
-SEED = _integer(0, 2**32 - 1, what="an integer from 0 to 4294967295")
-
-
-def command_help() -> dict[str, dict]:
-    """Each command's help line, description and examples (cli_help.toml)."""
-    import tomllib
-    from importlib import resources
-
-    return tomllib.loads(resources.files("evidencechain").joinpath("cli_help.toml").read_text("utf-8"))
-
-
-def _command(sub, name: str, texts: dict, description_tail: str = "") -> argparse.ArgumentParser:
-    """A subcommand whose --help gives its description and, as the epilog, its examples."""
-    text = texts[name]
-    epilog = "examples:\n" + "\n".join(f"  {line}" for line in text["examples"])
-    return sub.add_parser(name.split()[-1], help=text["help"], description=text["description"] + description_tail,
-                          epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    texts = command_help()
-    parser = argparse.ArgumentParser(prog="evidencechain", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="log progress details; show tracebacks of errors")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    data = _command(sub, "data", texts)
-    data_sub = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
-    check = _command(data_sub, "data check", texts)
-    check.add_argument("--response-jsonl", metavar="FILE", help="RAGTruth-format answers (with --source-info-jsonl)")
-    check.add_argument("--source-info-jsonl", metavar="FILE", help="their sources (with --response-jsonl)")
-    check.add_argument("--plain", metavar="FILE", help="instead: a plain JSONL/CSV file of {context, question, "
-                                                       "answer} records, as `detect` reads")
-    check.set_defaults(func=_data_check)
-    audit = _command(data_sub, "data audit", texts)
-    audit.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
-    audit.add_argument("--scale", type=POSITIVE, default=1, help="multiply the number of sources (default 1)")
-    audit.add_argument("--out", default="data/audit", metavar="DIR",
-                       help="corpus directory (default data/audit); replaced only if absent, empty or an "
-                            "earlier corpus")
-    audit.set_defaults(func=_data_audit)
-    planted = _command(data_sub, "data planted", texts)
-    planted.add_argument("--seed", type=SEED, default=17, help="the corpus seed (default 17)")
-    planted.add_argument("--out", default="data/planted", metavar="DIR",
-                         help="corpus directory in RAGTruth format (default data/planted); replaced only if absent, "
-                              "empty or an earlier corpus")
-    planted.set_defaults(func=_data_planted)
-
-    run = _command(sub, "run", texts)
-    run.add_argument("--config", default="experiments/audit.toml", metavar="TOML",
-                     help="the experiment's config (default experiments/audit.toml)")
-    run.add_argument("--out", metavar="DIR", help="output directory (default: the config's output_dir); replaced "
-                                                  "only if absent, empty or an earlier evidencechain output")
-    run.add_argument("--response-jsonl", metavar="FILE",
-                     help="fit and evaluate on these RAGTruth-format answers instead of the config's corpus")
-    run.add_argument("--source-info-jsonl", metavar="FILE", help="their sources (with --response-jsonl)")
-    run.add_argument("--test-response-jsonl", metavar="FILE",
-                     help="also score every answer of these files once (cross-corpus)")
-    run.add_argument("--test-source-info-jsonl", metavar="FILE", help="their sources (with --test-response-jsonl)")
-    run.add_argument("--seed", type=SEED, help="override the config's seed (one seed for every random choice)")
-    run.add_argument("--limit", type=POSITIVE, metavar="N", help="HaluEval: records per subset (quick runs)")
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
-    run.set_defaults(func=_run)
-
-    checker = _command(sub, "checker", texts)
-    checker_sub = checker.add_subparsers(dest="checker_command", required=True, metavar="COMMAND")
-    train = _command(checker_sub, "checker train", texts)
-    train.add_argument("--config", default="experiments/checker.toml", metavar="TOML",
-                       help="the training config (default experiments/checker.toml)")
-    train.add_argument("--out", metavar="DIR", help="model directory (default: the config's output_dir)")
-    train.add_argument("--seed", type=SEED, help="override the config's seed")
-    train.add_argument("--force", action="store_true", help="train even when the model is up to date")
-    train.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
-    train.set_defaults(func=_checker_train)
-
-    detect = _command(sub, "detect", texts, "\n\n" + MODEL_TRUST)
-    detect.add_argument("input", nargs="?", metavar="INPUT",
-                        help="a JSONL (.jsonl, .ndjson, .json) or CSV file of {context, question, answer, id} "
-                             "records, optionally .gz, or - for standard input")
-    detect.add_argument("--response-jsonl", metavar="FILE", help="instead of INPUT: RAGTruth-format answers")
-    detect.add_argument("--source-info-jsonl", metavar="FILE", help="with --response-jsonl: their sources")
-    detect.add_argument("--model", metavar="DIR", help="a fitted model directory, e.g. results/audit/model "
-                                                       "(default: the default model, built on first use and "
-                                                       "cached); see the trust note above")
-    detect.add_argument("--detector", metavar="NAME",
-                        help="report this detector of the model instead of its chosen one (e.g. BM25)")
-    detect.add_argument("--out", metavar="FILE",
-                        help="write the records to this file instead of standard output (an existing file is "
-                             "kept unless --force); with --response-jsonl and no --format, --html or --tables, "
-                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes")
-    detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
-    detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables (sentences, tokens, "
-                                                        "responses) of every detector of the model")
-    detect.add_argument("--format", choices=["jsonl", "pretty", "parquet"],
-                        help="jsonl (default), pretty (terminal) or, with --out-dir, parquet")
-    detect.add_argument("--color", choices=["auto", "always", "never"], default="auto",
-                        help="colour in --format pretty (default auto: on a terminal, unless NO_COLOR is set)")
-    detect.add_argument("--input-format", choices=["auto", "jsonl", "csv"], default="auto",
-                        help="format of INPUT (default auto: by its name; stdin: jsonl)")
-    detect.add_argument("--force", action="store_true", help="replace existing --out / --html files (with "
-                                                             "--out-dir: start over when DIR holds another run)")
-    detect.add_argument("--batch-size", type=POSITIVE, default=64, metavar="N",
-                        help="answers scored together (default 64)")
-    detect.add_argument("--device", default="cpu", help="cpu (default), cuda or auto: where neural parts run "
-                                                        "(the default model has none)")
-    detect.add_argument("--cache-dir", metavar="DIR",
-                        help="cache directory (default: $EVIDENCECHAIN_CACHE_DIR, else "
-                             "$XDG_CACHE_HOME/evidencechain, else ~/.cache/evidencechain)")
-    detect.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
-    detect.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
-    large = detect.add_argument_group(
-        "large logs", "--out-dir DIR streams: the input (a file, or RAGTruth pairs) is checked, then read in "
-        "partitions, never whole; each partition is written to DIR as part-NNNNNN.jsonl (or .parquet) "
-        "and recorded with its sha256 in DIR/manifest.json. Run the same command again to resume: "
-        "finished partitions are kept. Without --out-dir, detect reads the input whole, as above. "
-        "--engine, --partition-size, --workers and --scheduler need --out-dir")
-    large.add_argument("--out-dir", metavar="DIR", help="stream into this directory (absent, empty, or "
-                                                       "an earlier run's, which is resumed)")
-    large.add_argument("--partition-size", type=POSITIVE, metavar="N", help="answers per partition (default 1000)")
-    large.add_argument("--engine", choices=["local", "dask"],
-                       help="local (this process; default) or dask (pip install 'evidencechain[scale]')")
-    large.add_argument("--workers", type=POSITIVE, metavar="N",
-                       help="--engine dask: a local cluster of N single-threaded worker processes "
-                            "(default: one per CPU core)")
-    large.add_argument("--scheduler", metavar="ADDRESS",
-                       help="--engine dask: use this running cluster instead (e.g. tcp://host:8786)")
-    detect.set_defaults(func=_detect)
-
-    calibrate = _command(sub, "calibrate", texts, "\n\n" + MODEL_TRUST)
-    calibrate.add_argument("labelled", nargs="?", metavar="LABELLED",
-                           help="a JSONL or CSV file of {context, question, answer, hallucinated, spans} records")
-    calibrate.add_argument("--response-jsonl", metavar="FILE",
-                           help="instead of LABELLED: RAGTruth-format answers (their spans are the labels)")
-    calibrate.add_argument("--source-info-jsonl", metavar="FILE", help="with --response-jsonl: their sources")
-    calibrate.add_argument("--out", required=True, metavar="MODEL_DIR",
-                           help="the calibrated model directory (absent, empty, or an earlier evidencechain "
-                                "output; never a directory of other files)")
-    calibrate.add_argument("--model", metavar="BASE_MODEL_DIR",
-                           help="the model to calibrate (default: the default model); see the trust note above")
-    calibrate.add_argument("--detector", metavar="NAME",
-                           help="report this detector of the model after calibration (default: the one with the "
-                                "best cross-validated verdict F1 on your answers)")
-    calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (default 5; at least 2)")
-    calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
-    calibrate.add_argument("--cache-dir", metavar="DIR",
-                           help="cache directory of the default model and the parses (as detect)")
-    calibrate.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")
-    calibrate.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    calibrate.set_defaults(func=_calibrate)
-
-    report = _command(sub, "report", texts)
-    report.add_argument("--run", default="results/audit", metavar="DIR",
-                        help="run directory with run.json (default results/audit)")
-    report.add_argument("--halueval", metavar="DIR", help="HaluEval run directory (default results/halueval)")
-    report.add_argument("--tables", default="paper/tables", metavar="DIR",
-                        help="where tables are written and read (default paper/tables)")
-    report.add_argument("--figures", default="figures", metavar="DIR", help="where figures go (default figures)")
-    report.add_argument("--paper", default="paper", metavar="DIR", help="manuscript directory (default paper)")
-    report.add_argument("--template", metavar="FILE", help="manuscript template (default PAPER/template.md)")
-    report.add_argument("--readme", metavar="FILE",
-                        help="regenerate this README's generated blocks (make tables: README.md)")
-    report.add_argument("--only", action="append", choices=["tables", "figures", "paper", "readme"],
-                        help="build only this step (repeatable; default tables, figures and paper); "
-                             "readme: only the README blocks that need no run (with --readme)")
-    report.add_argument("--benchmark", action="append", metavar="RUN_DIR",
-                        help="instead: the benchmark tables (beside published rows) and figures of this "
-                             "run (ragtruth_qa, summedits, cliff, halueval, transfer; others get a generic "
-                             "table); repeatable")
-    report.set_defaults(func=_report)
-    return parser
+def build_parser():
+    """The CLI's parser with each command bound to its handler."""
+    return cli_parser.build_parser(HANDLERS)
 
 
 def _is_expected(exc: BaseException) -> bool:

@@ -8,21 +8,21 @@ file and the key.
 """
 from __future__ import annotations
 
-import difflib
 import inspect
-import math
-import tomllib
-import typing
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .aggregate import AGGREGATIONS
 from .checker.settings import QUANTIZATIONS
-from .errors import ConfigError
-from .features import FEATURE_GROUPS, FeatureConfig
+from .data.benchmarks import FormatNames, formats
+from .errors import ConfigError, did_you_mean
+from .features import FeatureConfig
+from .features.families import FAMILIES, feature_groups
+from .schema import build_section, read_toml, type_ok
 
-FORMATS = ("ragtruth", "halueval", "summedits", "cliff", "plain", "planted")
+FORMATS = FormatNames()
+"""The registered corpus formats (`evidencechain.data.benchmarks`), read when a config is checked."""
 RESPONSE_METHODS = ("Provenance", "Length")
 THRESHOLD_METRICS = ("f1", "balanced_accuracy")
 CALIBRATE_ON = ("fit", "test")
@@ -40,24 +40,24 @@ def _range(lo: float | None = None, hi: float | None = None, hi_open: bool = Fal
 class CorpusConfig:
     """One `[corpora.NAME]` table: which adapter reads which files."""
 
-    format: str = field(default="ragtruth", metadata=_choice(*FORMATS))
+    format: str = field(default="ragtruth", metadata={"choices": FORMATS})
     response_jsonl: str = ""
     source_info_jsonl: str = ""
     """ragtruth: the two files; planted: an optional RAGTruth-format corpus (the audit corpus) that
     the 'planted' corpus of semantic errors (`data.planted`) is merged into."""
     path: str = ""
-    """halueval / summedits: the data directory; cliff / plain: the file."""
+    """The data directory or file, as the format reads it (not used by ragtruth and planted)."""
     subsets: list[str] = field(default_factory=list)
-    """halueval subsets or summedits domains to read (empty: all)."""
+    """The format's subsets (tasks, domains) to read (empty: all)."""
     quality: list[str] = field(default_factory=lambda: ["good"])
     """ragtruth: keep answers of these qualities (empty: all)."""
     limit: int = field(default=0, metadata=_range(0))
-    """halueval: records per subset (0 = all)."""
+    """Records per subset, where the format samples (0 = all)."""
     test_fraction: float = field(default=0.3, metadata=_range(0.0, 1.0, hi_open=True))
     calibration_fraction: float = field(default=0.2, metadata=_range(0.0, 1.0, hi_open=True))
     """Share of train sources carved out for calibration (seeded, by source_id)."""
     train_from_calibration: float = field(default=0.0, metadata=_range(0.0, 1.0, hi_open=True))
-    """Share of the sources of a predefined calibration split (CLIFF `val`) moved to train, so
+    """Share of the sources of a predefined calibration split (such as a `val` cut) moved to train, so
     that a detector can be fitted on one part and calibrated on the other (seeded, by source_id)."""
     test_only: bool = False
     """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
@@ -71,15 +71,15 @@ class EvaluationSpec:
     test: list[str] = field(default_factory=list)
     calibrate: str = field(default="fit", metadata=_choice(*CALIBRATE_ON))
     """'fit': thresholds from the fit corpus's calibration split; 'test': from the scored
-    corpus's own calibration split (the SummEdits and CLIFF protocols)."""
+    corpus's own calibration split (benchmarks with a predefined threshold split)."""
     per_subset: bool = False
-    """Calibrate and score each subset (HaluEval task, SummEdits domain) separately."""
+    """Calibrate and score each subset (task, domain) separately."""
     leave_subset_out: bool = False
     """With fit == test and per_subset: fit on every other subset (leave-one-domain-out)."""
     threshold_metric: str = field(default="f1", metadata=_choice(*THRESHOLD_METRICS))
     fit_split: str = field(default="train", metadata=_choice("train", "test"))
     """The fit corpus's split that fits the detectors ('test' for corpora without a train
-    split, such as SummEdits, when they are fitted on and scored elsewhere)."""
+    split, when they are fitted on and scored elsewhere)."""
     response_methods: bool = True
     """Also score [detectors] response_methods (Provenance, Length) in this evaluation."""
 
@@ -117,7 +117,7 @@ class ExperimentConfig:
     features: FeatureConfig = field(default_factory=FeatureConfig)
     detectors: DetectorConfig = field(default_factory=DetectorConfig)
     evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
-    path: str = ""
+    path: str = field(default="", metadata={"derived": True})
     """The file this config was read from."""
 
     def resolve(self, value: str) -> Path:
@@ -138,82 +138,6 @@ class ExperimentConfig:
 
 # -- validation -----------------------------------------------------------------------------
 
-def _suggest(name: str, known) -> str:
-    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _type_ok(value: Any, hint: Any) -> bool:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        return any(_type_ok(value, h) for h in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if origin is list:
-        (item,) = typing.get_args(hint)
-        return isinstance(value, list) and all(_type_ok(v, item) for v in value)
-    if origin is dict:
-        return isinstance(value, dict)
-    return True
-
-
-def _type_name(hint: Any) -> str:
-    return str(hint).replace("typing.", "").replace("<class '", "").replace("'>", "")
-
-
-def _has_nan(value: Any) -> bool:
-    if isinstance(value, float):
-        return math.isnan(value) or math.isinf(value)
-    if isinstance(value, list):
-        return any(_has_nan(v) for v in value)
-    if isinstance(value, dict):
-        return any(_has_nan(v) for v in value.values())
-    return False
-
-
-def _check_value(value: Any, f, hint: Any, where: str) -> Any:
-    if _has_nan(value):
-        raise ConfigError(f"{where}: expected a finite number, got {value!r}")
-    if not _type_ok(value, hint):
-        raise ConfigError(f"{where}: expected {_type_name(hint)}, got {type(value).__name__} {value!r}")
-    choices = f.metadata.get("choices")
-    if choices and value not in choices:
-        raise ConfigError(f"{where}: {value!r} is not one of {list(choices)}{_suggest(value, choices)}")
-    if "range" in f.metadata:
-        lo, hi, hi_open = f.metadata["range"]
-        if (lo is not None and value < lo) or (hi is not None and (value >= hi if hi_open else value > hi)):
-            bound = f"[{lo}, {hi}{')' if hi_open else ']'}" if hi is not None else f">= {lo}"
-            raise ConfigError(f"{where}: {value!r} is out of range (expected {bound})")
-    return value
-
-
-def build_section(cls, table: Any, where: str):
-    """A dataclass instance from a TOML table: unknown keys, types, choices and ranges checked."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: expected a table, got {type(table).__name__}")
-    hints = typing.get_type_hints(cls)
-    known = {f.name: f for f in fields(cls) if f.name != "path" or cls is CorpusConfig}
-    for key in table:
-        if key not in known:
-            raise ConfigError(f"{where}: unknown key {key!r}{_suggest(key, known)}; "
-                              f"expected some of {sorted(known)}")
-    values = {k: _check_value(v, known[k], hints[k], f"{where} {k}") for k, v in table.items()
-              if not _is_dataclass_hint(hints[k])}
-    return cls(**values)
-
-
-def _is_dataclass_hint(hint: Any) -> bool:
-    return isinstance(hint, type) and hasattr(hint, "__dataclass_fields__")
-
-
 def _check_detector_params(params: dict, where: str) -> None:
     from .detectors import DETECTORS
 
@@ -227,22 +151,22 @@ def _check_detector_params(params: dict, where: str) -> None:
                     raise ConfigError(f"{where.split(' [')[0]} {exc}") from None
             continue
         if name not in DETECTORS:
-            raise ConfigError(f"{where}.{name}: unknown detector{_suggest(name, [*DETECTORS, *RESPONSE_METHODS])}")
+            raise ConfigError(f"{where}.{name}: unknown detector{did_you_mean(name, [*DETECTORS, *RESPONSE_METHODS])}")
         if not isinstance(table, dict):
             raise ConfigError(f"{where}.{name}: expected a table")
         signature = inspect.signature(DETECTORS[name].__init__).parameters
         accepted = {k: p.default for k, p in signature.items() if k not in ("self", "random_state")}
         for key, value in table.items():
             if key not in accepted:
-                raise ConfigError(f"{where}.{name} {key}: unknown parameter{_suggest(key, accepted)}; "
+                raise ConfigError(f"{where}.{name} {key}: unknown parameter{did_you_mean(key, accepted)}; "
                                   f"expected some of {sorted(accepted)}")
             default = accepted[key]
             if key == "groups":
-                if not (isinstance(value, list) and all(g in FEATURE_GROUPS or g == "coverage_only"
-                                                         for g in value)):
-                    raise ConfigError(f"{where}.{name} groups: expected a list of {list(FEATURE_GROUPS)}, "
+                known = feature_groups()
+                if not (isinstance(value, list) and all(g in known or g == "coverage_only" for g in value)):
+                    raise ConfigError(f"{where}.{name} groups: expected a list of {list(known)}, "
                                       f"got {value!r}")
-            elif isinstance(default, bool | int | float) and not _type_ok(value, type(default)):
+            elif isinstance(default, bool | int | float) and not type_ok(value, type(default)):
                 raise ConfigError(f"{where}.{name} {key}: expected {type(default).__name__}, "
                                   f"got {type(value).__name__} {value!r}")
             elif isinstance(default, int | float) and not isinstance(default, bool) and value <= 0:
@@ -254,6 +178,9 @@ FEATURE_RANGES = {"bm25_k1": (0.0, None), "bm25_b": (0.0, 1.0), "bm25_delta": (0
 
 
 def _check_features(features: FeatureConfig, where: str) -> None:
+    for name in features.families:
+        if not isinstance(name, str) or name not in FAMILIES:
+            raise ConfigError(f"{where} families: unknown feature family {name!r}{did_you_mean(name, FAMILIES)}")
     if features.checker_quantize not in QUANTIZATIONS:
         raise ConfigError(f"{where} checker_quantize: expected one of {list(QUANTIZATIONS)}, "
                           f"got {features.checker_quantize!r}")
@@ -273,7 +200,7 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
     for name in d.names:
         if name not in DETECTORS:
             raise ConfigError(f"{where} [detectors] names: unknown detector {name!r}"
-                              f"{_suggest(name, DETECTORS)}; known: {sorted(DETECTORS)}")
+                              f"{did_you_mean(name, DETECTORS)}; known: {sorted(DETECTORS)}")
     if not d.names:
         raise ConfigError(f"{where} [detectors] names: name at least one detector")
     if d.primary not in d.names:
@@ -281,7 +208,7 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
     for name in d.response_methods:
         if name not in RESPONSE_METHODS:
             raise ConfigError(f"{where} [detectors] response_methods: unknown {name!r}"
-                              f"{_suggest(name, RESPONSE_METHODS)}; known: {list(RESPONSE_METHODS)}")
+                              f"{did_you_mean(name, RESPONSE_METHODS)}; known: {list(RESPONSE_METHODS)}")
     _check_detector_params(d.params, f"{where} [detectors.params")
     _check_features(config.features, f"{where} [features]")
     if config.evaluation.ablation and config.evaluation.ablation_detector not in d.names:
@@ -297,20 +224,20 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
         if c.format == "planted" and bool(c.response_jsonl) != bool(c.source_info_jsonl):
             raise ConfigError(f"{sec}: format 'planted' merges a RAGTruth-format corpus only when both "
                               f"response_jsonl and source_info_jsonl are given")
-        if c.format not in ("ragtruth", "planted") and not c.path:
+        if formats()[c.format].needs_path and not c.path:
             raise ConfigError(f"{sec} path: format {c.format!r} needs a path")
         allowed = _subsets_of(c.format)
         for subset in c.subsets:
             if subset not in allowed:
                 raise ConfigError(f"{sec} subsets: {subset!r} is not a subset of format {c.format!r}"
-                                  f"{_suggest(subset, allowed)}; known: {list(allowed)}")
+                                  f"{did_you_mean(subset, allowed)}; known: {list(allowed)}")
     if not config.evaluations:
         raise ConfigError(f"{where}: no [[evaluations]]; name at least one (fit = ..., test = [...])")
     for k, e in enumerate(config.evaluations, 1):
         sec = f"{where} [[evaluations]] #{k}"
         for name in [e.fit, *e.test]:
             if name not in config.corpora:
-                raise ConfigError(f"{sec}: corpus {name!r} is not defined{_suggest(name, config.corpora)}; "
+                raise ConfigError(f"{sec}: corpus {name!r} is not defined{did_you_mean(name, config.corpora)}; "
                                   f"defined: {sorted(config.corpora)}")
         if not e.test:
             raise ConfigError(f"{sec} test: name at least one corpus to score")
@@ -328,13 +255,7 @@ def _check_references(config: ExperimentConfig, where: str) -> None:
 
 
 def _subsets_of(fmt: str) -> tuple[str, ...]:
-    if fmt == "halueval":
-        from .data.halueval import SUBSETS
-        return tuple(SUBSETS)
-    if fmt == "summedits":
-        from .data.summedits import DOMAINS
-        return tuple(DOMAINS)
-    return ()
+    return formats()[fmt].subsets
 
 
 def _build_corpora(raw: Any, where: str) -> dict[str, CorpusConfig]:
@@ -371,24 +292,11 @@ def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
     for key, value in built.items():
         setattr(config, key, value)
     if not config.detectors.names:
-        from .model import DEFAULT_DETECTORS
+        from .detectors import DEFAULT_DETECTORS
         config.detectors.names = list(DEFAULT_DETECTORS)
     config.path = where
     _check_references(config, where)
     return config
-
-
-def read_toml(path: str | Path, what: str = "experiment config") -> dict:
-    """A TOML file as a dict; a missing or malformed file is one ConfigError naming it."""
-    path = Path(path)
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{what} not found: {path}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def load_config(path: str | Path) -> ExperimentConfig:

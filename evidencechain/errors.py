@@ -6,6 +6,8 @@ under `--verbose`.
 """
 from __future__ import annotations
 
+from difflib import get_close_matches
+
 
 class EvidenceChainError(Exception):
     """Base class: an expected failure whose message names what and where."""
@@ -33,3 +35,17 @@ class ResultError(EvidenceChainError):
 
 class MissingDependency(EvidenceChainError):
     """An optional component is requested but not installed (the message says what to install)."""
+
+
+def did_you_mean(word: object, choices) -> str:
+    """" (did you mean 'x'?)" for the closest choice, or "" when none is close.
+
+    Case and '-' / '_' are ignored first ('EvidenceChain_lr' -> 'EvidenceChain_LR',
+    'nli_rules' -> 'nli-rules'), then difflib's closest match is taken.
+    """
+    if not isinstance(word, str):
+        return ""
+    by_form = {str(c).lower().replace("_", "-"): str(c) for c in choices}
+    form = word.lower().replace("_", "-")
+    close = [form] if form in by_form else get_close_matches(form, list(by_form), n=1)
+    return f" (did you mean {by_form[close[0]]!r}?)" if close else ""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .data.records import Corpus
 from .detectors import choose_threshold
 from .metrics import (
     METRIC_COLUMNS,
@@ -19,6 +18,7 @@ from .metrics import (
 )
 from .model import EvidenceChain, ScoredTables
 from .plan import UNIT_COLUMNS, Unit
+from .records import Corpus
 from .wordlevel import mean_run_words
 
 FLOOR = "Flag everything (floor)"

@@ -19,19 +19,18 @@ import pandas as pd
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
 from .data.ragtruth import check_answer_text, evidence_over_limit
-from .data.records import Corpus, Response, Source, did_you_mean
 from .detectors import (
+    DEFAULT_DETECTORS,
     DETECTORS,
     THRESHOLD_RULES,
     Detector,
     FitDataError,
     choose_threshold,
+    feature_families,
     make_detector,
-    with_claim_switches,
-    with_semantic_switch,
 )
-from .errors import ConfigError, InputError, ModelError
-from .features import FeatureConfig, FeatureExtractor, FeatureTables, feature_columns
+from .errors import ConfigError, InputError, ModelError, did_you_mean
+from .features import FeatureConfig, FeatureExtractor, FeatureTables, configure, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
@@ -43,14 +42,13 @@ from .modelfile import (
     read_meta,
     verify_files,
 )
+from .records import Corpus, Response, Source
 from .results import DetectionResult, results_from_scored
 from .text.parse import ParseCache
 from .version import __version__
 from .wordlevel import choose_span_rule, refine_word_mask
 
 ALL_DETECTORS = tuple(DETECTORS)
-DEFAULT_DETECTORS = tuple(n for n in DETECTORS if not DETECTORS[n].needs_tokens)
-"""The detectors fitted by default: those that need no word labels to fit."""
 LEVELS = ("sentence", "word", "response")
 RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
 """Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
@@ -78,9 +76,8 @@ class EvidenceChain:
         _check_settings(self.detector_names, primary, features, random_state, response_aggregation,
                         detector_params, threshold_metric)
         self.primary = primary
-        self.features = features or FeatureConfig()
-        self.features = with_claim_switches(self.features, self.detector_names)
-        self.features = with_semantic_switch(self.features, detector_params)
+        self.features = configure(features or FeatureConfig(),
+                                  feature_families(self.detector_names, detector_params))
         self.random_state = random_state
         self.response_aggregation = response_aggregation
         """max | mean | noisy_or, or 'auto': per detector, the best calibration ROC-AUC."""

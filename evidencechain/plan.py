@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from .config import EvaluationSpec, ExperimentConfig
 from .data.load import SplitCorpus
-from .data.records import Corpus
 from .detectors import DETECTORS
 from .errors import InputError
 from .features.checker import checker_absent_reason
+from .records import Corpus
 
 UNIT_COLUMNS = ["unit", "fit", "calibrated_on", "test", "subset"]
 

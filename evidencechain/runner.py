@@ -1,7 +1,7 @@
 """The one experiment runner: any corpora, fit on X, calibrate on X or Y, score Y once.
 
-    config = load_config("experiments/ragtruth_qa.toml")
-    run(config)        # -> results/ragtruth_qa/ (metrics.csv, units.csv, run.json, ...)
+    config = load_config("experiments/audit.toml")
+    run(config)        # -> results/audit/ (metrics.csv, units.csv, run.json, ...)
 
 An evaluation expands into units (`plan`), one per scored corpus (and subset, with
 `per_subset`): supervised detectors are fitted on the fit corpus's train split (or, leaving one
@@ -21,8 +21,8 @@ from tqdm.auto import tqdm
 
 from .config import ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
+from .detectors import feature_families
 from .detectors import provenance as prov
-from .detectors import with_claim_switches
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
 from .evaluate import (
@@ -34,9 +34,8 @@ from .evaluate import (
     unit_claim_tables,
     unit_metrics,
 )
-from .experiment import RunDetails, Stopwatch, UnitDetails, write_details
-from .features import FeatureExtractor, FeatureTables
-from .features.retrieval import tfidf_columns
+from .experiment import RunDetails, UnitDetails, write_details
+from .features import FeatureExtractor, FeatureTables, configure
 from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
 from .model import EvidenceChain
 from .plan import (
@@ -48,6 +47,7 @@ from .plan import (
     skipped_levels,
     unit_detectors,
 )
+from .runinfo import Stopwatch
 from .shift import feature_shift
 from .text.parse import ParseCache
 
@@ -69,7 +69,7 @@ class TableStore:
     """Feature tables computed once per corpus; TF-IDF columns follow the fitted vocabulary."""
 
     def __init__(self, config: ExperimentConfig, cache: ParseCache | None, progress: bool, watch: Stopwatch):
-        self.features = with_claim_switches(config.features, config.detectors.names)
+        self.features = configure(config.features, feature_families(config.detectors.names, config.detectors.params))
         self.cache, self.progress, self.watch = cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
@@ -104,8 +104,7 @@ class TableStore:
         with self.watch("features"):
             part = slice_tables(tables, ids)
             if made_by is not extractor:
-                part.sentences["tfidf_max"], part.sentences["tfidf_chunk"] = tfidf_columns(
-                    extractor.vectorizer, part.sentences, part.indices)
+                extractor.refit_columns(part)
         return part
 
 

@@ -1,2 +1,2 @@
-"""The package version, importable without the package's other modules."""
+"""The package version, in a module of its own so that any module can import it without a cycle."""
 __version__ = "0.1.0"

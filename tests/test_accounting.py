@@ -17,11 +17,11 @@ from evidencechain.data.ragtruth import (
     load_ragtruth,
     write_ragtruth,
 )
-from evidencechain.data.records import Corpus, Source
 from evidencechain.errors import ConfigError, InputError
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.table import SENTENCE_COLUMNS, STATUS_EMPTY, STATUS_SCORED
 from evidencechain.model import EvidenceChain
+from evidencechain.records import Corpus, Source
 from evidencechain.text import parse
 
 RAGTRUTH_VALID = Path(__file__).parent / "fixtures" / "ragtruth" / "valid"

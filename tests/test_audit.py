@@ -20,10 +20,10 @@ from evidencechain.data.audit import (
     write_audit_corpus,
 )
 from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
-from evidencechain.data.records import LABEL_TYPES
 from evidencechain.data.splits import assign_splits
 from evidencechain.data.stats import corpus_statistics, statistics_markdown
 from evidencechain.io import sha256_file
+from evidencechain.records import LABEL_TYPES
 from evidencechain.text.chunks import build_evidence
 from evidencechain.text.parse import parse_texts
 

@@ -17,7 +17,7 @@ from evidencechain.checker.pairs import (
 )
 from evidencechain.checker.perturb import Perturber
 from evidencechain.checker.pipeline import pairs_hash
-from evidencechain.checker.windows import split_sentences
+from evidencechain.text.windows import split_sentences
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 DOC = ("The Eiffel Tower was completed in March 1889 in Paris. It was designed by Gustave Eiffel, whose "

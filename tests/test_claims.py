@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evidencechain.data.records import Corpus, Label, Response, SentenceGold, Source
 from evidencechain.detectors import make_detector
 from evidencechain.evaluate import no_info_table, triplet_verdict_table
 from evidencechain.plan import unit_detectors
+from evidencechain.records import Corpus, Label, Response, SentenceGold, Source
 
 
 def _counts(rows):

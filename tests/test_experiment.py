@@ -12,11 +12,11 @@ from evidencechain import cli
 from evidencechain.config import apply_overrides, load_config, revalidate
 from evidencechain.data.audit import write_audit_corpus
 from evidencechain.data.ragtruth import load_ragtruth
-from evidencechain.data.records import Source
 from evidencechain.data.splits import split_corpus
 from evidencechain.errors import ConfigError
 from evidencechain.features import FeatureExtractor
 from evidencechain.model import EvidenceChain
+from evidencechain.records import Source
 from evidencechain.runner import run
 
 ROOT = Path(__file__).resolve().parents[1]

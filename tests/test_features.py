@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evidencechain.data.records import Corpus, Label, Response, Source
 from evidencechain.features import FeatureExtractor, feature_columns
 from evidencechain.features.numeric import absent_numbers, numbers_in_text, token_number_values
 from evidencechain.features.retrieval import BM25Plus
 from evidencechain.features.table import FeatureConfig
+from evidencechain.records import Corpus, Label, Response, Source
 
 ARTICLE = (
     "Maria Lopez opened the Golden Fork in Austin in 1998.\n\n"

@@ -45,12 +45,12 @@ from evidencechain.config import ExperimentConfig, load_config
 from evidencechain.data.check import check_files
 from evidencechain.data.plain import load_plain
 from evidencechain.data.ragtruth import MAX_PROBLEMS, DataValidationError, load_ragtruth, write_ragtruth
-from evidencechain.data.records import Corpus, Response, Source, is_empty_answer
 from evidencechain.errors import ConfigError, InputError
 from evidencechain.features import FeatureConfig
 from evidencechain.features.table import STATUS_EMPTY, STATUS_SCORED
 from evidencechain.io import MARKER, staged_directory
 from evidencechain.model import EvidenceChain
+from evidencechain.records import Corpus, Response, Source, is_empty_answer
 from evidencechain.text.chunks import build_evidence
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,7 +29,6 @@ from evidencechain.data.ragtruth import (
     load_ragtruth,
     write_ragtruth,
 )
-from evidencechain.data.records import Corpus, Response, Source
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
 from evidencechain.detectors import FitDataError
@@ -37,6 +36,7 @@ from evidencechain.errors import ConfigError, EvidenceChainError, InputError
 from evidencechain.features import FeatureConfig
 from evidencechain.features import table as feature_table
 from evidencechain.model import EvidenceChain
+from evidencechain.records import Corpus, Response, Source
 from evidencechain.results import DetectionResult, EvidenceRef, SentenceResult, Span
 
 ROOT = Path(__file__).resolve().parents[1]

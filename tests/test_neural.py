@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from evidencechain.data.records import Corpus, Response, Source
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.neural import EmbeddingScorer, NeuralUnavailable, resolve_model_path
+from evidencechain.records import Corpus, Response, Source
 
 BLOCK_TORCH = """
 import sys

@@ -28,7 +28,7 @@ from evidencechain.data import (
 )
 from evidencechain.data.check import check_files
 from evidencechain.data.ragtruth import MAX_PROBLEMS, read_responses, read_sources
-from evidencechain.data.records import RESPONSE_FIELDS, SOURCE_FIELDS, TASK_TYPES
+from evidencechain.records import RESPONSE_FIELDS, SOURCE_FIELDS, TASK_TYPES
 
 N_ROWS = 7
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from evidencechain.data.planted.corpus import generate_planted_corpus, load_passages
-from evidencechain.data.records import Corpus, Response, Source
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.semantic import EvidenceSide, text_signals
 from evidencechain.features.semantic.suite import read_suite, score_cases, summary
+from evidencechain.records import Corpus, Response, Source
 from evidencechain.text.parse import parse_texts
 from evidencechain.wordlevel import token_evidence
 

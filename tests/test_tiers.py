@@ -17,10 +17,10 @@ from evidencechain.data.audit.corpus import build_draft
 from evidencechain.data.audit.resources import RESPONSES
 from evidencechain.data.audit.respond import respond
 from evidencechain.data.ragtruth import DataValidationError, load_ragtruth, write_ragtruth
-from evidencechain.data.records import SentenceGold
 from evidencechain.data.splits import assign_splits
 from evidencechain.features.tiers import FEATURES, TIERS, TierClassifier, tier_features
 from evidencechain.io import sha256_file
+from evidencechain.records import SentenceGold
 
 KINDS = RESPONSES.no_info["kinds"]
 

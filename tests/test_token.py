@@ -96,8 +96,8 @@ def test_runner_skips_it_with_the_reason_for_response_only_fit_corpora(tmp_path)
 
 def test_a_model_calibrated_on_response_labels_says_why_it_gives_no_spans():
     from evidencechain.data.halueval import load_halueval_corpus
-    from evidencechain.data.records import Source
     from evidencechain.model import EvidenceChain
+    from evidencechain.records import Source
 
     corpus = load_halueval_corpus(FIXTURES / "halueval", subsets=["qa"])
     parts = split_corpus(corpus, 0.3, 17)

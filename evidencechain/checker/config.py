@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import _suggest, build_section, read_toml
-from ..errors import ConfigError
+from ..errors import ConfigError, did_you_mean
+from ..schema import build_section, read_toml
 from .settings import RECIPE_SOURCES, DataSettings, ModelSettings, TrainSettings
 
 
@@ -23,7 +23,7 @@ class CheckerConfig:
     data: DataSettings = field(default_factory=DataSettings)
     model: ModelSettings = field(default_factory=ModelSettings)
     train: TrainSettings = field(default_factory=TrainSettings)
-    path: str = ""
+    path: str = field(default="", metadata={"derived": True})
 
     def settings_json(self) -> str:
         """What decides the weights besides the pairs (the inputs hash covers it)."""
@@ -47,7 +47,7 @@ def _check(config: CheckerConfig, where: str) -> None:
     recipe = config.data.recipe
     for name, count in recipe.items():
         if name not in RECIPE_SOURCES:
-            raise ConfigError(f"{where} [data.recipe] {name}: unknown source{_suggest(name, RECIPE_SOURCES)}; "
+            raise ConfigError(f"{where} [data.recipe] {name}: unknown source{did_you_mean(name, RECIPE_SOURCES)}; "
                               f"known: {list(RECIPE_SOURCES)}")
         if not isinstance(count, int) or isinstance(count, bool) or count < -1:
             raise ConfigError(f"{where} [data.recipe] {name}: expected a count (-1 = all, 0 = none), got {count!r}")

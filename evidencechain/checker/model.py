@@ -18,13 +18,13 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from ..features.neural import NeuralUnavailable, _torch, resolve_model_path
-from ..features.neural import device as _default_device
 from ..io import _umask, atomic_write_text, sha256_file
+from ..torch_support import NeuralUnavailable, import_torch, resolve_model_path
+from ..torch_support import device as _default_device
 from .records import LABELS
 from .settings import ModelSettings
 
-torch = _torch()
+torch = import_torch()
 try:
     import transformers
     from transformers import AutoConfig, AutoModel, AutoTokenizer

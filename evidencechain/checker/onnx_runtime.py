@@ -24,8 +24,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ..features.neural import NeuralUnavailable
 from ..io import _umask, cache_dir
+from ..torch_support import NeuralUnavailable
 from .model import encode_pairs, read_meta, torch
 from .settings import ModelSettings
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError
+from ..text.windows import best_window, split_sentences, window_around, word_count
 from .perturb import Perturber
 from .records import Pair
-from .windows import best_window, split_sentences, window_around, word_count
 
 NLI_LABELS = {"entailment": "supported", "contradiction": "conflict", "neutral": "baseless"}
 FACTCHECK_LABELS = {"completely-support": "supported", "refute": "conflict", "partially-support": "baseless",

@@ -9,7 +9,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 
-from .windows import window_around
+from ..text.windows import window_around
 
 
 def words(text: str) -> list[str]:

@@ -105,7 +105,7 @@ def _card(config: CheckerConfig, key: str, train_pairs: list[Pair], validation: 
           metrics: dict, data_seconds: float) -> dict:
     import torch
 
-    from ..experiment import code_commit
+    from ..runinfo import code_commit
 
     return {
         "name": config.name, "inputs_hash": key, "seed": config.seed, "config": config.path,
@@ -145,6 +145,6 @@ def model_card_markdown(card: dict, mix) -> str:
     for k, v in sorted(m.items()):
         if isinstance(v, int | float) and k not in ("wall_seconds", "steps", "pairs_per_second"):
             lines.append(f"- {k}: {v:.4f}" if isinstance(v, float) else f"- {k}: {v}")
-    lines += ["", "Benchmark numbers (SummEdits, RAGTruth QA, CLIFF) are in the README and the manuscript; "
+    lines += ["", "Benchmark numbers (`make benchmarks`) are in the README and the manuscript; "
               "they are measured by the experiment runner, never on these pairs.", ""]
     return "\n".join(lines)

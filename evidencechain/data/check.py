@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..records import LABEL_TYPES, SPLITS, TASK_TYPES, Response, Source, is_empty_answer
 from .ragtruth import MAX_PROBLEMS, DataValidationError, Problem, filter_rows, read_responses, read_sources
-from .records import LABEL_TYPES, SPLITS, TASK_TYPES, Response, Source, is_empty_answer
 
 SHOWN_IDS = 10
 """Ids of empty answers named in the report (all are counted)."""

@@ -26,9 +26,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..records import Corpus, Label, Response, Source
+from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Label, Response, Source
 
 FILE_NAME = "cliff.jsonl.gz"
 CUTS = {"val": "calibration", "test": "test"}
@@ -185,3 +186,11 @@ def _corpus(rows: list[tuple[int, dict, list[str], list[str]]], cuts: tuple[str,
     return Corpus(name=name, sources=sources, responses=responses,
                   filtered=dict(sorted(filtered.items())), span_labels=True)
 
+
+def read(spec, name: str, seed: int) -> Corpus:
+    """A `[corpora.NAME] format = "cliff"` table: `path` the file."""
+    return load_cliff(spec_path(spec))
+
+
+register_format(Format("cliff", read, loader=load_cliff))
+register(Benchmark("cliff", "cliff", "CLIFF test", section="summaries"))

@@ -30,9 +30,10 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..io import stable_hash
+from ..records import Corpus, Response, Source
+from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import DataValidationError, Problem, _Collector
-from .records import Corpus, Response, Source
 
 SUBSETS = ("qa", "dialogue", "summarization")
 
@@ -187,3 +188,13 @@ def load_halueval_corpus(path: str | Path, subsets: Iterable[str] = SUBSETS, lim
 def subset_of(source: Source) -> str:
     """The HaluEval subset a source came from."""
     return str(source.extra.get("halueval_subset", ""))
+
+
+def read(spec, name: str, seed: int) -> Corpus:
+    """A `[corpora.NAME] format = "halueval"` table: `path` the directory, `subsets` the tasks."""
+    return load_halueval_corpus(spec_path(spec), subsets=spec.subsets or SUBSETS, limit=spec.limit,
+                                seed=seed, test_fraction=spec.test_fraction)
+
+
+register_format(Format("halueval", read, subsets=SUBSETS, loader=load_halueval_corpus))
+register(Benchmark("halueval", "halueval", "HaluEval", section="subsets"))

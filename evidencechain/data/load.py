@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import InputError
-from .records import Corpus
+from ..records import Corpus
+from .benchmarks import formats
 from .splits import SPLIT_NAMES, assign_splits
 
 
@@ -31,36 +31,11 @@ class SplitCorpus:
 
 
 def read_corpus(spec, name: str, seed: int) -> Corpus:
-    """Read the corpus a `CorpusConfig` describes with its adapter."""
-    path = Path(spec.path).expanduser() if spec.path else None
-    if spec.format == "ragtruth":
-        from .ragtruth import load_ragtruth
-        corpus = load_ragtruth(Path(spec.response_jsonl).expanduser(),
-                               Path(spec.source_info_jsonl).expanduser(),
-                               quality=spec.quality or None, name=name)
-    elif spec.format == "halueval":
-        from .halueval import load_halueval_corpus
-        corpus = load_halueval_corpus(path, subsets=spec.subsets or ("qa", "dialogue", "summarization"),
-                                      limit=spec.limit, seed=seed, test_fraction=spec.test_fraction)
-    elif spec.format == "summedits":
-        from .summedits import load_summedits
-        corpus = load_summedits(path, domains=spec.subsets or None, limit=spec.limit)
-    elif spec.format == "cliff":
-        from .cliff import load_cliff
-        corpus = load_cliff(path)
-    elif spec.format == "planted":
-        from .planted.corpus import generate_planted_corpus, merged
-        corpus = generate_planted_corpus(seed)
-        if spec.response_jsonl:
-            from .ragtruth import load_ragtruth
-            base = load_ragtruth(Path(spec.response_jsonl).expanduser(), Path(spec.source_info_jsonl).expanduser(),
-                                 quality=spec.quality or None, name=name)
-            corpus = merged(base, corpus, name)
-    elif spec.format == "plain":
-        from .plain import load_plain
-        corpus = load_plain(path, name=name)
-    else:
+    """Read the corpus a `CorpusConfig` describes with its format's registered reader."""
+    fmt = formats().get(spec.format)
+    if fmt is None:
         raise InputError(f"corpus {name!r}: unknown format {spec.format!r}")
+    corpus = fmt.read(spec, name, seed)
     corpus.name = name
     return corpus
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError
+from ..records import LABEL_TYPES, Corpus, Label, Response, Source
 from .ragtruth import (
     _TOO_DEEP,
     MAX_EVIDENCE_CHARS,
@@ -34,7 +35,6 @@ from .ragtruth import (
     is_finite_number,
     short_repr,
 )
-from .records import LABEL_TYPES, Corpus, Label, Response, Source
 
 SPAN_TYPES = {"conflict": "Evident Conflict", "baseless": "Evident Baseless Info",
               **{t.lower(): t for t in LABEL_TYPES}}

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import atomic_write_text
-from .records import (
+from ..records import (
     LABEL_TYPES,
     QUALITIES,
     SPLITS,

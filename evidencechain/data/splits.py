@@ -5,7 +5,7 @@ from collections import defaultdict
 
 from ..errors import ConfigError, InputError
 from ..io import stable_hash
-from .records import Corpus
+from ..records import Corpus
 
 SPLIT_NAMES = ("train", "calibration", "test")
 

@@ -6,9 +6,9 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 
+from ..records import Corpus
 from ..text.parse import parse_texts
 from ..text.spans import token_labels
-from .records import Corpus
 from .splits import SPLIT_NAMES, assign_splits
 
 

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..records import Corpus, Response, Source
+from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
 from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
-from .records import Corpus, Response, Source
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")
 SPLITS = {"evaluation": "calibration", "test": "test"}
@@ -155,3 +156,12 @@ def load_summedits(directory: str | Path, domains: Iterable[str] | None = None, 
     name = "summedits" if domains == DOMAINS else "summedits-" + "+".join(domains)
     return Corpus(name=name, sources=sources, responses=responses,
                   filtered=dict(sorted(filtered.items())), span_labels=False)
+
+
+def read(spec, name: str, seed: int) -> Corpus:
+    """A `[corpora.NAME] format = "summedits"` table: `path` the directory, `subsets` the domains."""
+    return load_summedits(spec_path(spec), domains=spec.subsets or None, limit=spec.limit)
+
+
+register_format(Format("summedits", read, subsets=DOMAINS, loader=load_summedits))
+register(Benchmark("summedits", "summedits", "SummEdits", section="domains"))

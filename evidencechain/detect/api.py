@@ -102,7 +102,7 @@ class Detector:
 
         from tqdm.auto import tqdm
 
-        from ..data.records import Corpus
+        from ..records import Corpus
         from ..results import results_from_scored
 
         responses = corpus.responses
@@ -173,9 +173,9 @@ def _device(device: str, model) -> str:
         if device not in ("cpu", "auto"):
             log.info("device=%r: this model has no neural component; it runs on the CPU", device)
         return "cpu"
-    from ..features.neural import _torch
+    from ..torch_support import import_torch
 
-    torch = _torch()
+    torch = import_torch()
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
     if device.startswith("cuda") and not torch.cuda.is_available():

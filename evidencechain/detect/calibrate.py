@@ -323,7 +323,7 @@ def run_calibrate(args) -> int:
     common = {"cache_dir": cache_root, "parse_cache": not args.no_cache}
     detector = Detector.load(args.model, **common) if args.model else Detector.default(quiet=args.quiet, **common)
     if args.detector and args.detector not in detector.model.detectors:
-        from ..data.records import did_you_mean
+        from ..errors import did_you_mean
 
         names = tuple(detector.model.detectors)
         detector.close()
@@ -335,7 +335,7 @@ def run_calibrate(args) -> int:
         model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
     finally:
         detector.close()
-    from ..experiment import code_commit
+    from ..runinfo import code_commit
 
     report = {"commit": code_commit(), "base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
               "detector_fixed": bool(args.detector),

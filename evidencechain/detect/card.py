@@ -42,8 +42,8 @@ def ragtruth_qa_metrics(detector, data_dir: Path) -> dict:
 
 
 def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Path | None = None) -> list[Path]:
-    from ..experiment import code_commit
     from ..io import atomic_write_text
+    from ..runinfo import code_commit
     from .api import Detector
     from .default import read_card
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ..data.plain import _source, load_plain, plain_format
 from ..data.ragtruth import DataValidationError, check_answer_text, evidence_over_limit
-from ..data.records import Corpus, Response
 from ..errors import ConfigError, InputError
+from ..records import Corpus, Response
 
 STDIN = "-"
 CONTEXT_ALIASES = ("passages", "contexts", "documents", "evidence", "source", "reference")

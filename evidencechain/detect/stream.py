@@ -49,9 +49,9 @@ from ..data.ragtruth import (
     decode_line,
     iter_jsonl,
 )
-from ..data.records import Corpus, Response
 from ..errors import InputError, OutputError
 from ..io import _STAGED, MARKER, _command_line, _is_stale, _owner_tag, _umask, check_output_dir, sha256_file
+from ..records import Corpus, Response
 
 MANIFEST = "manifest.json"
 _BOM = b"\xef\xbb\xbf"

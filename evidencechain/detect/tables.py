@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..data.records import Corpus
 from ..io import check_output_dir, staged_directory, write_csv
+from ..records import Corpus
 
 
 def detect_files(model_dir: str | Path, corpus: Corpus, out_dir: str | Path,

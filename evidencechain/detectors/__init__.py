@@ -15,25 +15,34 @@ DETECTORS: dict[str, type[Detector]] = {
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
                                EvidenceChainNLI, RefChecker, RefCheckerNLI, RAGHalu)
 }
+DEFAULT_DETECTORS = tuple(n for n in DETECTORS if not DETECTORS[n].needs_tokens)
+"""The detectors fitted by default (a model's, a config's without `names`): those that need no
+word labels to fit."""
 
 
-def with_claim_switches(features, names):
-    """`features` with claim extraction (and checking by the learned checker) switched on when a
-    detector in `names` needs them."""
-    from dataclasses import replace
+def feature_families(names, detector_params: dict | None = None) -> set[str]:
+    """Names of the feature families (`features.families`) that the detectors `names` need: the
+    families of the feature groups they read (their `groups` parameter, else their default
+    groups), claim triplets (RefChecker), claims checked by the learned checker (RefChecker_NLI),
+    the learned checker's columns and the gold sentence tiers (RAGHalu)."""
+    from ..features.families import providers
 
-    needs = [DETECTORS[n] for n in names if n in DETECTORS]
-    claims = features.claims or any(d.needs_claims for d in needs)
-    checked = features.claims_checker or any(d.needs_claims and d.needs_checker for d in needs)
-    return replace(features, claims=claims or checked, claims_checker=checked)
-
-
-def with_semantic_switch(features, detector_params: dict | None):
-    """`features` with the semantic error classes switched on when a detector's groups use them."""
-    from dataclasses import replace
-
-    uses = any("semantic" in (p or {}).get("groups", ()) for p in (detector_params or {}).values())
-    return replace(features, semantic=True) if uses and not features.semantic else features
+    needed: set[str] = set()
+    for name in names:
+        cls = DETECTORS.get(name)
+        if cls is None:
+            continue
+        groups = (detector_params or {}).get(name, {}).get("groups") or getattr(cls, "default_groups", ())
+        needed |= providers(groups)
+        if cls.needs_claims:
+            needed.add("claims")
+        if cls.needs_checker:
+            needed.add("checker")
+        if cls.needs_claims and cls.needs_checker:
+            needed.add("claims_checker")
+        if cls.needs_tiers:
+            needed.add("tiers")
+    return needed
 
 
 def make_detector(name: str, random_state: int = 17, **params) -> Detector:
@@ -65,5 +74,5 @@ __all__ = [
     "choose_threshold",
     "make_detector",
     "max_f1_threshold",
-    "with_claim_switches",
+    "feature_families",
 ]

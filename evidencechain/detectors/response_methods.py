@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..features.neural import NeuralUnavailable
 from ..metrics import binary_metrics
+from ..torch_support import NeuralUnavailable
 from . import make_detector
 from . import provenance as prov
 

@@ -28,7 +28,7 @@ def max_f1_threshold(y_true: np.ndarray, scores: np.ndarray) -> float:
 
 
 def max_balanced_accuracy_threshold(y_true: np.ndarray, scores: np.ndarray) -> float:
-    """The score cut that maximises balanced accuracy (the SummEdits protocol); ties: highest cut."""
+    """The score cut that maximises balanced accuracy (a per-domain balanced-accuracy protocol); ties: highest cut."""
     y = np.asarray(y_true).astype(bool)
     s = np.asarray(scores, dtype=float)
     if len(s) == 0 or y.all() or not y.any():

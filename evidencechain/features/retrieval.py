@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
+
 
 class BM25Plus:
     """BM25+ over one source's chunks (token lists), with normalised scores."""
@@ -76,3 +78,27 @@ def tfidf_columns(vectorizer: TfidfVectorizer, sentences: pd.DataFrame, indices:
             sims = (sent[rows] @ chunk[a:b].T).toarray()
             best[rows], arg[rows] = sims.max(axis=1), sims.argmax(axis=1)
     return best, arg
+
+
+class TfidfFamily(FeatureFamily):
+    """TF-IDF cosine to the chunks of the sentence's source; the vocabulary is learned from the
+    training corpus's chunks and answers only (`fit`), so its columns follow the fit."""
+
+    name = "tfidf"
+    columns = ("tfidf_max", "tfidf_chunk")
+    groups = {"retrieval": ("tfidf_max",)}
+    needs = ("a fitted vocabulary (training corpus)",)
+    core = True
+    learned = True
+
+    def state(self, extractor) -> str:
+        return RUNS if extractor.vectorizer is not None else "not fitted"
+
+    def fit(self, extractor, context: FamilyContext) -> None:
+        texts = [c.text for ix in context.indices.values() for c in ix.evidence.chunks]
+        texts += [r.response for r in context.corpus.responses]
+        extractor.vectorizer = make_tfidf(extractor.config.tfidf_ngram_max).fit(texts)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        tables.sentences["tfidf_max"], tables.sentences["tfidf_chunk"] = tfidf_columns(
+            context.extractor.vectorizer, tables.sentences, context.indices)

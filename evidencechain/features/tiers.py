@@ -10,6 +10,9 @@ of greeting / closing / hedge / refusal / question cues (vocabularies in
 content words and length. `TierClassifier` is a logistic regression (balanced classes) over
 those features, standardised, plus word and character n-gram TF-IDF fitted on the training
 sentences only. Everything is deterministic for a given `random_state`.
+
+`TiersFamily` adds each sentence's gold tier (`no_info_gold`: 1 NO-INFO, 0 verifiable, -1 no
+sentence gold), which tier 1 is fitted on.
 """
 from __future__ import annotations
 
@@ -26,7 +29,9 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from ..data.records import SentenceGold
+from ..records import SentenceGold
+from .family import FamilyContext, FeatureFamily, WorkTables
+from .sentences import VIEWS, gold_sentence
 
 TIERS: tuple[str, ...] = SentenceGold.TIERS
 """("verifiable", "no_info"): class 0 and class 1 of `TierClassifier`."""
@@ -184,3 +189,18 @@ class TierClassifier:
 
     def __repr__(self) -> str:
         return f"TierClassifier(random_state={self.random_state}, C={self.C})"
+
+
+class TiersFamily(FeatureFamily):
+    name = "tiers"
+    columns = ("no_info_gold",)
+    needs = ("sentence gold with tiers (the audit corpus); -1 elsewhere",)
+    core = True
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        column = []
+        for view in context.scratch[VIEWS]:
+            for start, end in view.spans:
+                gold = gold_sentence(view.response, start, end)
+                column.append(-1 if gold is None else int(getattr(gold, "tier", "verifiable") == "no_info"))
+        tables.sentences["no_info_gold"] = column

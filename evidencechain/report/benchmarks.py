@@ -1,8 +1,9 @@
 """Benchmark tables and figures from a run's long `metrics.csv`, beside the published rows.
 
-A run is reported by its config name: `ragtruth_qa`, `summedits`, `cliff`, `halueval`,
-`transfer`; any other run gets the generic response-level table. Published numbers live in
-`data/published.toml` with the scope they were measured on.
+A run is reported by its config name: a registered benchmark (`evidencechain.data.benchmarks`)
+gets the tables of its section kind (`SECTIONS`), with its captions from `data/sections.toml`
+and its published rows from `data/published.toml` (with the scope they were measured on);
+`transfer` gets the transfer matrix; any other run the generic response-level table.
 """
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_curve
 
+from ..data.benchmarks import benchmarks
+from .realdata import sections
 from .render import Table
 from .runs import Run
 
@@ -22,7 +25,9 @@ PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 
 
 def published() -> dict:
-    return tomllib.loads(resources.files(__package__).joinpath("data/published.toml").read_text("utf-8"))
+    """Published rows of each benchmark (`data/published.toml`, or its registry entry's)."""
+    rows = tomllib.loads(resources.files(__package__).joinpath("data/published.toml").read_text("utf-8"))
+    return rows | {b.name: b.published for b in benchmarks().values() if b.published is not None}
 
 
 def fit_label(row) -> str:
@@ -89,7 +94,12 @@ def _ordered_rows(m: pd.DataFrame) -> list[tuple[str, str]]:
     return [tuple(r) for r in rows.itertuples(index=False)]
 
 
-def ragtruth_qa(run: Run) -> list[Table]:
+def _texts(name: str) -> dict:
+    return sections().get(name, {})
+
+
+def spans(run: Run, name: str) -> list[Table]:
+    """Answers with human spans, test data only: response, span and word level, scored once."""
     m = _metrics(run)
     m = m[m["test"] == run.meta["units"][0]["test"]] if "units" in run.meta else m
     parts = [_pick(m, "response", {"precision": "response_precision", "recall": "response_recall",
@@ -100,43 +110,39 @@ def ragtruth_qa(run: Run) -> list[Table]:
                                "flagged_share_calibration": "word_flagged_share_calibration"})]
     frame = pd.concat(parts, axis=1).reindex(pd.MultiIndex.from_tuples(_ordered_rows(m))).reset_index()
     frame = frame.rename(columns={"level_0": "fitted_on", "level_1": "method"})
-    frame.insert(2, "scope", "ragtruth_qa (437 answers), scored once")
+    text = _texts(name)
+    frame.insert(2, "scope", text["scope"])
     pub = pd.DataFrame([{"fitted_on": "", "method": p["system"], "scope": p["scope"],
                          "response_f1": p.get("response_f1", np.nan), "span_f1": p.get("span_f1", np.nan)}
-                        for p in published()["ragtruth_qa"]])
+                        for p in published().get(name, [])])
     frame = pd.concat([frame, pub], ignore_index=True)
-    caption = ("RAGTruth QA (real answers, human spans; test data only): detectors fitted and calibrated "
-               "on the named corpus, thresholds fixed before scoring, scored once. Word flagged share: "
-               "share of words flagged on the scored data and on the calibration data at the same "
-               "threshold. Published rows are on the whole RAGTruth test (all tasks), not this slice."
-               + _span_shape_note(m))
-    return [Table("ragtruth_qa", caption, frame, titles=_TITLES), *span_types(run, "ragtruth_qa")]
+    caption = text["caption"] + _span_shape_note(m)
+    return [Table(name, caption, frame, titles=_TITLES), *span_types(run, name)]
 
 
-def summedits(run: Run) -> list[Table]:
+def domains(run: Run, name: str) -> list[Table]:
+    """Response level per domain, balanced accuracy at thresholds from each domain's own split."""
     m = _metrics(run)
-    m = m[(m["level"] == "response") & (m["test"] == "summedits") & (m["family"] != "floor")]
-    pub = published()["summedits"]
-    domains = [d for d in pub["domains"] if d in set(m["subset"])]
+    m = m[(m["level"] == "response") & (m["test"] == name) & (m["family"] != "floor")]
+    pub = published()[name]
+    names = [d for d in pub["domains"] if d in set(m["subset"])]
     ba = m.pivot_table(index=["fitted_on", "method"], columns="subset", values="balanced_accuracy", sort=False)
     auc = m.groupby(["fitted_on", "method"], sort=False)["roc_auc"].mean()
-    frame = ba.reindex(columns=domains)
+    frame = ba.reindex(columns=names)
     frame["mean"] = frame.mean(axis=1)
     frame["mean_roc_auc"] = auc
     frame = frame.reset_index()
-    rows = [{"fitted_on": "published", "method": name, **dict(zip(pub["domains"], np.array(v) / 100)),
-             "mean": float(np.mean(v)) / 100, "mean_roc_auc": np.nan} for name, v in pub["systems"].items()]
+    rows = [{"fitted_on": "published", "method": system, **dict(zip(pub["domains"], np.array(v) / 100)),
+             "mean": float(np.mean(v)) / 100, "mean_roc_auc": np.nan} for system, v in pub["systems"].items()]
     frame = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
-    caption = ("SummEdits, balanced accuracy on each domain's test split at the threshold maximising "
-               "balanced accuracy on its evaluation split (the paper's protocol), and the mean of the "
-               "8 domains. Zero-shot rows are fitted on another corpus; leave-one-domain-out rows are "
-               "fitted on the other 7 domains. Published rows: " + pub["reference"] + ".")
-    return [Table("summedits", caption, frame, titles=_TITLES)]
+    caption = _texts(name)["caption"].format(reference=pub["reference"])
+    return [Table(name, caption, frame, titles=_TITLES)]
 
 
-def cliff(run: Run) -> list[Table]:
+def summaries(run: Run, name: str) -> list[Table]:
+    """Summaries with erroneous words marked: summary level and word level, scored once."""
     m = _metrics(run)
-    m = m[m["test"] == "cliff"]
+    m = m[m["test"] == name]
     parts = [_pick(m, "response", {"balanced_accuracy": "summary_balanced_accuracy", "roc_auc": "summary_roc_auc",
                                    "f1": "summary_f1"}),
              _pick(m, "word", {"precision": "word_precision", "recall": "word_recall", "f1": "word_f1",
@@ -149,53 +155,48 @@ def cliff(run: Run) -> list[Table]:
     pub = pd.DataFrame([{"fitted_on": "published", "method": p["system"],
                          "note": f"balanced accuracy {p['balanced_accuracy_cnndm']:.3f} (CNN/DM), "
                                  f"{p['balanced_accuracy_xsum']:.3f} (XSum); {p['scope']}"}
-                        for p in published()["cliff"]])
+                        for p in published().get(name, [])])
     frame = pd.concat([frame, pub], ignore_index=True)
-    caption = ("CLIFF test (300 real summaries, erroneous words marked): thresholds chosen on CLIFF val, "
-               "scored once on test. Summary level: any word flagged or response risk over threshold; "
-               "word level: unsupported words (punctuation excluded). Rows fitted on cliff_val are fitted on "
-               "half of the val documents and calibrated on the other half." + _span_shape_note(m))
-    return [Table("cliff", caption, frame, titles=_TITLES), *span_types(run, "cliff")]
+    caption = _texts(name)["caption"] + _span_shape_note(m)
+    return [Table(name, caption, frame, titles=_TITLES), *span_types(run, name)]
 
 
-def halueval(run: Run) -> list[Table]:
+def subsets(run: Run, name: str) -> list[Table]:
+    """Response-level labels per subset (task), beside published rows; the Provenance grid."""
     m = _metrics(run)
-    m = m[(m["level"] == "response") & (m["test"] == "halueval")]
+    m = m[(m["level"] == "response") & (m["test"] == name)]
     m = m.assign(label=np.where(m["fit"] == m["test"], m["method"], m["method"] + " (fit on " + m["fit"] + ")"))
     m = m[~((m["fit"] != m["test"]) & (m["family"].isin(["unsupervised", "floor"])))]
-    subsets = list(dict.fromkeys(m["subset"]))
+    names = list(dict.fromkeys(m["subset"]))
     wide = m.pivot_table(index="label", columns="subset", values=["roc_auc", "accuracy", "f1"], sort=False)
     frame = pd.DataFrame({"method": list(dict.fromkeys(m["label"]))})
-    for s in subsets:
+    for s in names:
         for metric in ("roc_auc", "accuracy", "f1"):
             frame[f"{s}_{metric}"] = frame["method"].map(wide[(metric, s)])
-    for p in published()["halueval"]:
+    for p in published().get(name, []):
         row = {"method": f"{p['system']} (published)"}
-        for s in subsets:
+        for s in names:
             for metric in ("roc_auc", "accuracy", "f1"):
                 row[f"{s}_{metric}"] = p.get(s, {}).get(metric, np.nan)
         frame = pd.concat([frame, pd.DataFrame([row])], ignore_index=True)
-    titles = {f"{s}_{k}": f"{SUBSET_TITLES.get(s, s)} {t}" for s in subsets
+    titles = {f"{s}_{k}": f"{SUBSET_TITLES.get(s, s)} {t}" for s in names
               for k, t in (("roc_auc", "ROC-AUC"), ("accuracy", "Acc."), ("f1", "F1"))}
-    caption = ("HaluEval, response level, test split (30% of records, seeded, grouped by evidence). "
-               "Thresholds and aggregations chosen on the calibration split. Rows without '(fit on ...)' "
-               "are fitted on the HaluEval train split of the same subset: in-distribution numbers, "
-               "dominated by length artefacts (see the length-only row), not evidence of "
-               "generalisation. Published rows are copied from the papers (their own protocols).")
-    tables = [Table("halueval_comparison", caption, frame, titles={"method": "Method", **titles})]
+    text = _texts(name)
+    tables = [Table(f"{name}_comparison", text["caption"], frame, titles={"method": "Method", **titles})]
     if run.has("provenance_grid"):
         g = run.table("provenance_grid")
-        g = g[g["test"] == "halueval"]
+        g = g[g["test"] == name]
         keys = ["relevance", "selection", "aggregation", "checker"]
         grid = g.pivot_table(index=keys, columns="subset", values="roc_auc", sort=False, dropna=False)
         grid = grid.reindex(pd.MultiIndex.from_frame(g[keys].drop_duplicates())).reset_index()
         grid.columns = [str(c) for c in grid.columns]
-        tables.append(Table("halueval_provenance_grid",
-                            "Provenance grid on HaluEval test splits (ROC-AUC): relevance x selection x "
-                            "aggregation x fact checker; '—': component absent or skipped "
-                            "(provenance_components.csv).", grid,
-                            titles={s: f"{SUBSET_TITLES.get(s, s)} ROC-AUC" for s in subsets}))
+        tables.append(Table(f"{name}_provenance_grid", text["grid_caption"], grid,
+                            titles={s: f"{SUBSET_TITLES.get(s, s)} ROC-AUC" for s in names}))
     return tables
+
+
+SECTIONS = {"spans": spans, "domains": domains, "summaries": summaries, "subsets": subsets}
+"""Section kind (`Benchmark.section`) -> its tables, from the run and the benchmark's name."""
 
 
 def transfer(run: Run) -> list[Table]:
@@ -230,27 +231,32 @@ def generic(run: Run) -> list[Table]:
                   titles=_TITLES)]
 
 
-BUILDERS = {"ragtruth_qa": ragtruth_qa, "summedits": summedits, "cliff": cliff, "halueval": halueval,
-            "transfer": transfer}
+def _tables(run: Run) -> list[Table]:
+    name = run.meta["name"]
+    if name == "transfer":
+        return transfer(run)
+    bench = benchmarks().get(name)
+    return SECTIONS[bench.section](run, name) if bench else generic(run)
 
 
 def benchmark_tables(run: Run) -> list[Table]:
     from .claims import claim_tables
 
-    return [*BUILDERS.get(run.meta["name"], generic)(run), *claim_tables(run)]
+    return [*_tables(run), *claim_tables(run)]
 
 
 def benchmark_figures(run: Run) -> dict:
-    """name -> matplotlib figure of a benchmark run (the transfer heatmap, HaluEval ROC curves,
-    the copy rate where claims were extracted)."""
+    """name -> matplotlib figure of a benchmark run (the transfer heatmap, the ROC curves of a
+    benchmark labelled per subset, the copy rate where claims were extracted)."""
     name = run.meta["name"]
     if name == "transfer":
         return {"transfer_matrix": transfer_figure(run)}
     from .figures import copy_rate
 
     out = {}
-    if name == "halueval" and run.has("response_scores"):
-        out["halueval_roc"] = halueval_roc(run)
+    bench = benchmarks().get(name)
+    if bench and bench.section == "subsets" and run.has("response_scores"):
+        out[f"{name}_roc"] = subsets_roc(run, name)
     if (fig := copy_rate(run)) is not None:
         out[f"{name}_copy_rate"] = fig
     return out
@@ -283,16 +289,17 @@ def transfer_figure(run: Run):
     return fig
 
 
-def halueval_roc(run: Run):
+def subsets_roc(run: Run, name: str):
+    """Response-level ROC curves per subset: fitted on the benchmark's own train split or on audit."""
     import matplotlib.pyplot as plt
 
     scores = run.table("response_scores")
     m = _metrics(run)
     subsets = [s for s in dict.fromkeys(m["subset"]) if s]
-    methods = [("halueval -> halueval[{s}]", run.primary, "-"), ("audit -> halueval[{s}]", run.primary, "-."),
-               ("halueval -> halueval[{s}]", "Provenance (ours, best on calibration)", "-"),
-               ("halueval -> halueval[{s}]", "NLI_Rules", "-"),
-               ("halueval -> halueval[{s}]", "Length only (diagnostic)", "--")]
+    own, audit = f"{name} -> {name}[{{s}}]", f"audit -> {name}[{{s}}]"
+    methods = [(own, run.primary, "-"), (audit, run.primary, "-."),
+               (own, "Provenance (ours, best on calibration)", "-"), (own, "NLI_Rules", "-"),
+               (own, "Length only (diagnostic)", "--")]
     with plt.rc_context({"font.size": 9, "font.family": "DejaVu Sans", "pdf.fonttype": 42,
                          "axes.spines.top": False, "axes.spines.right": False}):
         fig, axes = plt.subplots(1, len(subsets), figsize=(3.3 * len(subsets), 5.7), squeeze=False,

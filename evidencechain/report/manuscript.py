@@ -3,7 +3,8 @@
 Template syntax: `{{ key }}` for a value of `context.run_context` (e.g. `{{ word.Lexical.f1 }}`),
 `{{ table.NAME }}` for `TABLES_DIR/NAME.md` (numbered in order of appearance),
 `{{ figure.NAME }}` for `FIGURES_DIR/NAME.png`, `{{ ref.table.NAME }}` / `{{ ref.figure.NAME }}`
-for "Table 3" / "Figure 2", and `{{ section.halueval }}` for the optional HaluEval section.
+for "Table 3" / "Figure 2", and `{{ section.NAME }}` for a benchmark's optional section
+(`data/sections.toml` [NAME.manuscript], filled from its run directory).
 Any unknown key, missing file or missing value (NaN) fails the build with every problem listed.
 """
 from __future__ import annotations
@@ -19,12 +20,11 @@ from ..io import atomic_write_text
 from .context import fmt, run_context
 from .docx import markdown_to_docx
 from .figures import FIGURES
-from .realdata import abstract_sentence, realdata_section
+from .realdata import abstract_sentence, realdata_section, sections
 from .runs import Run
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
-EXTRA_FIGURES = {"halueval_roc": "Response-level ROC curves on HaluEval (from results/halueval).",
-                 "transfer_matrix": "Transfer matrix: response-level ROC-AUC and balanced accuracy of "
+EXTRA_FIGURES = {"transfer_matrix": "Transfer matrix: response-level ROC-AUC and balanced accuracy of "
                                     "the primary detector fitted on each corpus (rows) and scored on "
                                     "each corpus's test split (columns)."}
 
@@ -41,45 +41,30 @@ class TemplateError(InputError):
     """The template names something the results do not provide."""
 
 
-HALUEVAL_PRESENT = """The detectors were also run on HaluEval, a public benchmark of real generated answers with
-response-level labels only (no spans), so only response-level numbers exist for it.
-{{ ref.table.halueval_comparison }} compares them with the published reference numbers.
-These results come from a separate run, {{ halueval.source }}, built by `make halueval`.
-
-{{ table.halueval_comparison }}
-"""
-HALUEVAL_GRID = """
-{{ ref.table.halueval_provenance_grid }} lists the Provenance configurations that were tried.
-
-{{ table.halueval_provenance_grid }}
-"""
-HALUEVAL_FIGURE = """
-{{ figure.halueval_roc }}
-"""
-HALUEVAL_ABSENT = """*Not included in this build:* no HaluEval results were present
-(`paper/tables/halueval_comparison.md` is produced by `make halueval`). Rebuild the manuscript
-after running it to add this section.
-"""
-
-
-def halueval_section(tables_dir: Path, figures_dir: Path, halueval_dir: Path | None,
-                     find: Find = _same) -> tuple[str, dict]:
-    """The HaluEval section's template text and values: its tables and figure where present."""
-    if not find(tables_dir / "halueval_comparison.md").is_file():
-        return HALUEVAL_ABSENT, {}
-    halueval_dir = halueval_dir or Path("results/halueval")
-    text = HALUEVAL_PRESENT
-    if find(tables_dir / "halueval_provenance_grid.md").is_file():
-        text += HALUEVAL_GRID
-    if any(find(d / "halueval_roc.png").is_file() for d in (figures_dir, halueval_dir)):
-        text += HALUEVAL_FIGURE
-    meta_file = halueval_dir / "run.json"
+def benchmark_section(name: str, text: dict, tables_dir: Path, figures_dir: Path, run_dir: Path | None,
+                      find: Find = _same) -> tuple[str, dict]:
+    """A benchmark's own manuscript section (`data/sections.toml` [NAME.manuscript]) and its values:
+    its tables and figure where present."""
+    if not find(tables_dir / f"{text['table']}.md").is_file():
+        return text["absent"], {}
+    run_dir = run_dir or Path(f"results/{name}")
+    body = text["present"]
+    if find(tables_dir / f"{text['grid_table']}.md").is_file():
+        body += text["grid"]
+    if any(find(d / f"{text['figure']}.png").is_file() for d in (figures_dir, run_dir)):
+        body += text["figure_text"]
+    meta_file = run_dir / "run.json"
     if meta_file.is_file():
         h = Run(meta_file.parent, json.loads(meta_file.read_text("utf-8")))
         source = f"`{meta_file.parent}` (seed {h.seed}, run id `{h.run_id}`)"
     else:
-        source = f"`{halueval_dir}` (its run.json was not present when this manuscript was built)"
-    return text, {"halueval.source": source}
+        source = f"`{run_dir}` (its run.json was not present when this manuscript was built)"
+    return body, {f"{name}.source": source}
+
+
+def _own_sections() -> dict[str, dict]:
+    """Run name -> its manuscript section texts, for the benchmarks that have one."""
+    return {name: t["manuscript"] for name, t in sections().items() if "manuscript" in t}
 
 
 def _numbered(template: str, kind: str) -> dict[str, int]:
@@ -107,7 +92,8 @@ def layout_values(template: str, tables_dir: Path, figures_dir: Path, paper_dir:
             values[f"table.{name}"] = _table_block(find(tables_dir / f"{name}.md"), k)
         else:
             problems.append(f"table.{name}: {tables_dir / (name + '.md')} does not exist")
-    captions = {n: c for n, (_, c) in FIGURES.items()} | EXTRA_FIGURES
+    captions = ({n: c for n, (_, c) in FIGURES.items()} | EXTRA_FIGURES
+                | {t["figure"]: t["figure_caption"] for t in _own_sections().values()})
     for name, k in _numbered(template, "figure").items():
         values[f"ref.figure.{name}"] = f"Figure {k}"
         png = next((d / f"{name}.png" for d in (figures_dir, *extra_figure_dirs)
@@ -158,15 +144,18 @@ def claims_section(run: Run, tables_dir: Path, figures_dir: Path, find: Find = _
 def render(run: Run, template: str, tables_dir: Path, figures_dir: Path, paper_dir: Path,
            halueval_dir: Path | None = None, find: Find = _same) -> str:
     """The manuscript text; `find` gives the file to read for an output path (staged or final)."""
-    section, extra = halueval_section(tables_dir, figures_dir, halueval_dir, find)
-    template = template.replace("{{ section.halueval }}", section.strip() + "\n")
+    extra = {}
+    for name, text in _own_sections().items():
+        section, values = benchmark_section(name, text, tables_dir, figures_dir, halueval_dir, find)
+        template = template.replace(f"{{{{ section.{name} }}}}", section.strip() + "\n")
+        extra |= values
     real, real_values = realdata_section(tables_dir, find)
     template = template.replace("{{ section.realdata }}", real.strip() + "\n")
     template = template.replace("{{ section.claims }}", claims_section(run, tables_dir, figures_dir, find) + "\n")
     extra = extra | real_values | {"real.abstract": abstract_sentence(real_values)}
     values = run_context(run) | extra
     layout, problems = layout_values(template, tables_dir, figures_dir, paper_dir,
-                                     (halueval_dir or Path("results/halueval"),), find)
+                                     tuple(halueval_dir or Path(f"results/{name}") for name in _own_sections()), find)
     return fill(template, values | layout, problems)
 
 

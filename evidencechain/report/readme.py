@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from ..io import atomic_write_text
-from .realdata import headline, realdata_section, word_level
+from .realdata import WORD_LEVEL, headline, realdata_section, runs, sections, word_level
 from .render import Table, to_markdown
 from .runs import Run
 from .tables import summary
@@ -66,17 +66,16 @@ def results_block(run: Run, run_label: str, tables_dir: Path | None = None) -> s
     lines += _lead_table("**Real data first.** Real generated answers with human labels. Each number's detector "
                          "was fitted on another corpus or on other domains (named), its threshold chosen on "
                          "calibration data before the scored split was seen, and the scored split was scored once. "
-                         "Full tables: `paper/tables/{ragtruth_qa,summedits,cliff,transfer_roc_auc}.md`.",
+                         f"Full tables: `paper/tables/{{{','.join(_main_tables())}}}.md`.",
                          Table("headline", "", headline(values), titles=HEADLINE_TITLES))
     lines += _lead_table("**Word level on real data.** The best word- and span-level F1 (character overlap, "
                          "RAGTruth protocol) at thresholds and span rules fixed on calibration data, beside the "
                          "rule-based word mapping (Lexical) and published token classifiers. By label type: "
-                         "`paper/tables/{ragtruth_qa,cliff}_span_types.md`.",
+                         f"`paper/tables/{{{','.join(n for n, k in runs() if k in WORD_LEVEL)}}}_span_types.md`.",
                          Table("word_level", "", word_level(values), titles=WORD_TITLES))
     lines += _checker_rows(tables_dir)
-    lines += _included(tables_dir, "ragtruth_qa_triplet_verdicts")
-    lines += _included(tables_dir, "ragtruth_qa_no_info")
-    lines += _included(tables_dir, "transfer_roc_auc")
+    for name in _readme_tables("readme_tables"):
+        lines += _included(tables_dir, name)
     lines += [
              f"**Synthetic audit corpus.** F1 on the test split of the audit corpus (seed {run.seed}; "
              + (f"{int(test['responses'])} responses, {int(test['tokens']):,} words; "
@@ -84,11 +83,24 @@ def results_block(run: Run, run_label: str, tables_dir: Path | None = None) -> s
              + "a synthetic test bed, not a benchmark). Full tables: `paper/tables/`; "
              "manuscript: `paper/manuscript.md`.",
              "", to_markdown(summary(run)).rstrip(), ""]
-    lines += _included(tables_dir, "halueval_comparison")
+    for name in _readme_tables("readme_late_tables"):
+        lines += _included(tables_dir, name)
     commit = run.meta.get("commit")
     source = (f"{run_label} (run id {run.run_id}, commit {commit or 'not recorded'}) and the benchmark tables "
               "in paper/tables")
     return wrap("results", source, "\n".join(lines).rstrip())
+
+
+def _main_tables() -> list[str]:
+    """The main table of every benchmark in the manuscript's real-data section."""
+    texts = sections()
+    return [texts[name].get("table", name) for name, _ in runs() if texts[name].get("parts")]
+
+
+def _readme_tables(key: str) -> list[str]:
+    """The extra benchmark tables the README includes (`data/sections.toml`), in report order."""
+    texts = sections()
+    return [table for name, _ in runs() for table in texts[name].get(key, [])]
 
 
 def _lead_table(lead: str, table: Table) -> list[str]:
@@ -97,6 +109,8 @@ def _lead_table(lead: str, table: Table) -> list[str]:
 
 
 CHECKER_METHODS = ("EvidenceChain_NLI", "RefChecker_NLI")
+CHECKER_KINDS = ("spans", "domains", "summaries")
+"""Benchmark tables (`<run>.csv`) with one row per method, where the checker's rows are read."""
 CHECKER_METRICS = {"response_f1": "response F1", "roc_auc": "ROC-AUC", "response_roc_auc": "ROC-AUC",
                    "span_f1": "span F1", "word_f1": "word F1", "mean": "mean balanced accuracy",
                    "summary_balanced_accuracy": "summary balanced accuracy"}
@@ -107,8 +121,8 @@ def _checker_rows(tables_dir: Path | None) -> list[str]:
     import pandas as pd
 
     rows = []
-    for name in ("ragtruth_qa", "summedits", "cliff"):
-        path = Path(tables_dir) / f"{name}.csv" if tables_dir else None
+    for name, kind in runs():
+        path = Path(tables_dir) / f"{name}.csv" if tables_dir and kind in CHECKER_KINDS else None
         if not (path and path.is_file()):
             continue
         frame = pd.read_csv(path, keep_default_na=False, na_values=[""])

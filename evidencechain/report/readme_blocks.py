@@ -1,7 +1,7 @@
 """The README's generated blocks other than the results block: each rendered from one source that
 a make target writes, never typed by hand.
 
-  * `commands`: the command reference, from the CLI's own parser (`cli.build_parser`);
+  * `commands`: the command reference, from the CLI's own parser (`cli_parser.build_parser`);
   * `default-model`: the default detect model's card (`make default-model` ->
     results/default_model/card.json, and ragtruth_qa.json when the real answers are present);
   * `checker`: the learned checker's card (`make checker` -> results/checker/card.json).
@@ -36,7 +36,7 @@ def _leaves(parser: argparse.ArgumentParser, prefix: str = "evidencechain"):
 
 def commands_body() -> str:
     """Every command with its description, examples and options, as `--help` gives them."""
-    from ..cli import build_parser
+    from ..cli_parser import build_parser
 
     top = build_parser()
     lines = ["Before any command: " + "; ".join(
@@ -48,12 +48,10 @@ def commands_body() -> str:
         if parser.epilog:
             examples = [line.strip() for line in parser.epilog.splitlines()[1:] if line.strip()]
             lines += ["```bash", *examples, "```", ""]
-        lines += ["| option | what it does |", "|---|---|"]
-        for action in parser._actions:
-            if isinstance(action, argparse._HelpAction):
-                continue
-            lines.append(f"| `{_cell(formatter._format_action_invocation(action))}` | {_cell(action.help or '')} |")
-        lines.append("")
+        options = [f"| `{_cell(formatter._format_action_invocation(a))}` | {_cell(a.help or '')} |"
+                   for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+        if options:
+            lines += ["| option | what it does |", "|---|---|", *options, ""]
     return "\n".join(lines).rstrip()
 
 
@@ -213,9 +211,9 @@ def source_label(name: str) -> str:
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
              "semantic-ablation": semantic_ablation_body}
-SOURCES = {"commands": "the CLI parser (evidencechain/cli.py, evidencechain/cli_help.toml)",
+SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
            "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
-           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.features.semantic.ablation)"}
+           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)"}

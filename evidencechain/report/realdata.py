@@ -2,11 +2,16 @@
 numbers read from the tables' CSVs (written by `report --benchmark`)."""
 from __future__ import annotations
 
+import string
+import tomllib
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ..data.benchmarks import benchmarks, extra_runs
 
 Find = Callable[[Path], Path]
 
@@ -16,66 +21,6 @@ before the scored data was seen, and the scored data was scored once. Rows fitte
 corpus itself are in-distribution and are marked as such; published rows come from the papers
 and were measured on their own data (their scope is stated).
 """
-PARTS = {
-    "ragtruth_qa": """
-**RAGTruth QA.** On {{ real.ragtruth_qa.n }} real RAGTruth QA answers with human word spans
-({{ ref.table.ragtruth_qa }}), the best response-level F1 was {{ real.ragtruth_qa.response_f1 }}
-({{ real.ragtruth_qa.response_method }}, fitted on {{ real.ragtruth_qa.response_fit }}) against
-{{ real.ragtruth_qa.floor }} for flagging every answer; the best span-level F1 was
-{{ real.ragtruth_qa.span_f1 }} ({{ real.ragtruth_qa.span_method }}). The best published span
-detector reports 0.589 on the whole RAGTruth test, where QA is the hardest task.
-
-{{ table.ragtruth_qa }}
-""",
-    "ragtruth_qa_span_types": """
-By label type ({{ ref.table.ragtruth_qa_span_types }}), recall differs between conflicts and
-baseless information; predicted spans carry no type, so precision is not split.
-
-{{ table.ragtruth_qa_span_types }}
-""",
-    "ragtruth_qa_no_info": """
-Real answers contain sentences with nothing to check: refusals ("Unable to answer based on the
-given passages"), hedges and offers of help. {{ ref.table.ragtruth_qa_no_info }} gives the share
-of those (as marked by RAGHalu's tier 1, among sentences without a gold span) that each detector
-flags; every flag is a false positive.
-
-{{ table.ragtruth_qa_no_info }}
-""",
-    "ragtruth_qa_triplet_verdicts": """
-The RefChecker-style triplet verdicts on these answers, against gold derived from the human
-spans, are in {{ ref.table.ragtruth_qa_triplet_verdicts }}.
-
-{{ table.ragtruth_qa_triplet_verdicts }}
-""",
-    "summedits": """
-**SummEdits.** Under the paper's protocol ({{ ref.table.summedits }}) the best mean balanced
-accuracy over the 8 domains was {{ real.summedits.mean }} ({{ real.summedits.method }}, fitted on
-{{ real.summedits.fit }}); published: DAE 0.554, SummaC-Conv 0.571, QAFactEval 0.674, GPT-4 0.832.
-
-{{ table.summedits }}
-""",
-    "cliff": """
-**CLIFF.** On the 300 CLIFF test summaries ({{ ref.table.cliff }}) the best summary-level balanced
-accuracy was {{ real.cliff.balanced_accuracy }} ({{ real.cliff.ba_method }}) and the best
-word-level F1 {{ real.cliff.word_f1 }} ({{ real.cliff.word_method }}).
-
-{{ table.cliff }}
-
-{{ table.cliff_span_types }}
-""",
-    "transfer_roc_auc": """
-**Transfer.** {{ ref.table.transfer_roc_auc }} and {{ ref.figure.transfer_matrix }} show the
-response-level ROC-AUC of {{ real.transfer.method }} fitted on each corpus and scored on every
-other. In-distribution cells (the diagonal) are high; off the diagonal most cells fall towards
-0.5: a model fitted on one corpus's artefacts does not carry them to another. The mean
-off-diagonal ROC-AUC is {{ real.transfer.off_diagonal }} against {{ real.transfer.diagonal }} on
-the diagonal.
-
-{{ table.transfer_roc_auc }}
-
-{{ figure.transfer_matrix }}
-""",
-}
 ABSENT = """*Not included in this build:* no real-data benchmark tables were present (`make
 benchmarks` writes them into `paper/tables/`). Rebuild the manuscript after running them.
 """
@@ -87,37 +32,60 @@ def _best(frame: pd.DataFrame, column: str, exclude: tuple[str, ...] = ()) -> pd
     return part.loc[part[column].idxmax()]
 
 
-def _values(name: str, frame: pd.DataFrame) -> dict:
-    if name.endswith(("_span_types", "_no_info", "_triplet_verdicts", "_copy_rate")):
-        return {}
-    if name == "ragtruth_qa":
-        resp, span = _best(frame, "response_f1"), _best(frame, "span_f1")
-        floor = frame[frame["method"].str.contains("floor")]["response_f1"]
-        return {"real.ragtruth_qa.n": 437, "real.ragtruth_qa.response_f1": resp["response_f1"],
-                "real.ragtruth_qa.response_method": resp["method"], "real.ragtruth_qa.response_fit": resp["fitted_on"],
-                "real.ragtruth_qa.floor": float(floor.iloc[0]) if len(floor) else np.nan,
-                "real.ragtruth_qa.span_f1": span["span_f1"],
-                "real.ragtruth_qa.span_method": f"{span['method']}, fitted on {span['fitted_on']}",
-                **_word_values("ragtruth_qa", frame)}
-    if name == "summedits":
-        best = _best(frame[frame["fitted_on"] != "published"], "mean")
-        return {"real.summedits.mean": best["mean"], "real.summedits.method": best["method"],
-                "real.summedits.fit": best["fitted_on"]}
-    if name == "cliff":
-        ba, word = _best(frame, "summary_balanced_accuracy"), _best(frame, "word_f1")
-        return {"real.cliff.balanced_accuracy": ba["summary_balanced_accuracy"],
-                "real.cliff.ba_method": f"{ba['method']}, fitted on {ba['fitted_on']}",
-                "real.cliff.word_f1": word["word_f1"],
-                "real.cliff.word_method": f"{word['method']}, fitted on {word['fitted_on']}",
-                **_word_values("cliff", frame)}
+def sections() -> dict:
+    """The report texts of each benchmark (`data/sections.toml`, or its registry entry's), keyed by
+    run name."""
+    texts = tomllib.loads(resources.files(__package__).joinpath("data/sections.toml").read_text("utf-8"))
+    return texts | {b.name: dict(b.texts) for b in benchmarks().values() if b.texts is not None}
+
+
+def runs() -> list[tuple[str, str]]:
+    """(run name, section kind) of every benchmark with report texts, in report order: the
+    registered benchmarks, then the multi-corpus runs."""
+    texts = sections()
+    found = [(b.name, b.section) for b in benchmarks().values() if b.name in texts]
+    return found + [(name, texts[name]["section"]) for name in extra_runs() if name in texts]
+
+
+def _spans(name: str, frame: pd.DataFrame, text: dict) -> dict:
+    resp, span = _best(frame, "response_f1"), _best(frame, "span_f1")
+    floor = frame[frame["method"].str.contains("floor")]["response_f1"]
+    return {"n": text["answers"], "response_f1": resp["response_f1"], "response_method": resp["method"],
+            "response_fit": resp["fitted_on"], "floor": float(floor.iloc[0]) if len(floor) else np.nan,
+            "span_f1": span["span_f1"], "span_method": f"{span['method']}, fitted on {span['fitted_on']}"}
+
+
+def _domains(name: str, frame: pd.DataFrame, text: dict) -> dict:
+    best = _best(frame[frame["fitted_on"] != "published"], "mean")
+    return {"mean": best["mean"], "method": best["method"], "fit": best["fitted_on"]}
+
+
+def _summaries(name: str, frame: pd.DataFrame, text: dict) -> dict:
+    ba, word = _best(frame, "summary_balanced_accuracy"), _best(frame, "word_f1")
+    return {"balanced_accuracy": ba["summary_balanced_accuracy"],
+            "ba_method": f"{ba['method']}, fitted on {ba['fitted_on']}", "word_f1": word["word_f1"],
+            "word_method": f"{word['method']}, fitted on {word['fitted_on']}"}
+
+
+def _transfer(name: str, frame: pd.DataFrame, text: dict) -> dict:
     method = str(frame["method"].iloc[0])
     matrix = frame.drop(columns="method").set_index("fitted_on")
     values = matrix.to_numpy(dtype=float)
     diagonal = [matrix.loc[r, r] for r in matrix.index if r in matrix.columns]
-    return {"real.transfer.method": method,
-            "real.transfer.diagonal": float(np.nanmean(diagonal)) if diagonal else np.nan,
-            "real.transfer.off_diagonal": float(np.nanmean([v for r, row in zip(matrix.index, values)
-                                                            for c, v in zip(matrix.columns, row) if c != r]))}
+    return {"method": method, "diagonal": float(np.nanmean(diagonal)) if diagonal else np.nan,
+            "off_diagonal": float(np.nanmean([v for r, row in zip(matrix.index, values)
+                                              for c, v in zip(matrix.columns, row) if c != r]))}
+
+
+VALUES = {"spans": _spans, "domains": _domains, "summaries": _summaries, "transfer": _transfer}
+"""Section kind -> the key numbers of its main table (`real.NAME.KEY`)."""
+WORD_LEVEL = ("spans", "summaries")
+"""Section kinds with word- and span-level rows (the README's word-level table)."""
+
+
+def _values(name: str, kind: str, frame: pd.DataFrame, text: dict) -> dict:
+    values = {f"real.{name}.{k}": v for k, v in VALUES[kind](name, frame, text).items()}
+    return {**values, **(_word_values(name, frame) if kind in WORD_LEVEL else {})}
 
 
 def _word_values(name: str, frame: pd.DataFrame) -> dict:
@@ -137,70 +105,73 @@ def _word_values(name: str, frame: pd.DataFrame) -> dict:
 
 def word_level(values: dict) -> pd.DataFrame:
     """Word- and span-level F1 on real data: the best detector, the rule-based mapping, published."""
-    titles = {"ragtruth_qa": "RAGTruth QA", "cliff": "CLIFF test"}
-    published = {"ragtruth_qa.span_f1": "LettuceDetect-large 0.589, fine-tuned Llama-2-13B 0.527 "
-                                         "(whole RAGTruth test, trained on RAGTruth train)"}
+    texts, titles = sections(), {b.name: b.title for b in benchmarks().values()}
     rows = []
-    for name, title in titles.items():
+    for name, kind in runs():
+        if kind not in WORD_LEVEL:
+            continue
+        published = texts[name].get("word_reference", {})
         for column, what in (("word_f1", "word F1"), ("span_f1", "span F1")):
             key = f"word.{name}.{column}"
             if key in values:
-                rows.append({"benchmark": f"{title}, {what}", "ours": values[key],
+                rows.append({"benchmark": f"{titles[name]}, {what}", "ours": values[key],
                              "detector": values[f"{key}.detector"], "rule": values.get(f"{key}.rule", np.nan),
-                             "reference": published.get(f"{name}.{column}", "")})
+                             "reference": published.get(column, "")})
     return pd.DataFrame(rows, columns=["benchmark", "ours", "detector", "rule", "reference"])
 
 
 def realdata_section(tables_dir: Path, find: Find = lambda p: p) -> tuple[str, dict]:
     """Template text and values of every benchmark whose table exists."""
-    text, values = "", {}
-    for name, part in PARTS.items():
-        csv = find(tables_dir / f"{name}.csv")
-        if csv.is_file():
-            text += part
-            values.update(_values(name, pd.read_csv(csv, keep_default_na=False, na_values=[""])))
+    text, values, texts = "", {}, sections()
+    for name, kind in runs():
+        main = texts[name].get("table", name)
+        for table, part in texts[name].get("parts", {}).items():
+            csv = find(tables_dir / f"{table}.csv")
+            if csv.is_file():
+                text += part
+                if table == main:
+                    values.update(_values(name, kind, pd.read_csv(csv, keep_default_na=False, na_values=[""]),
+                                          texts[name]))
     return (INTRO + text if text else ABSENT), values
+
+
+class _Own(dict):
+    """A benchmark's own values by short key; absent ones read as NaN."""
+
+    def __missing__(self, key: str) -> float:
+        return np.nan
+
+
+def _own(values: dict, name: str) -> _Own:
+    prefix = f"real.{name}."
+    return _Own({k[len(prefix):]: v for k, v in values.items() if k.startswith(prefix)})
 
 
 def abstract_sentence(values: dict) -> str:
     """The abstract's real-data sentence, from the values the section found (or a plain note)."""
-    parts = []
-    if "real.ragtruth_qa.response_f1" in values:
-        parts.append(f"response-level F1 {values['real.ragtruth_qa.response_f1']:.3f} on real RAGTruth QA "
-                     f"answers ({values['real.ragtruth_qa.floor']:.3f} for flagging every answer) and "
-                     f"span-level F1 {values['real.ragtruth_qa.span_f1']:.3f}")
-    if "real.summedits.mean" in values:
-        parts.append(f"a mean balanced accuracy of {values['real.summedits.mean']:.3f} on SummEdits "
-                     "(QAFactEval 0.674, GPT-4 0.832)")
-    if "real.cliff.word_f1" in values:
-        parts.append(f"word-level F1 {values['real.cliff.word_f1']:.3f} on CLIFF summaries")
+    parts, texts = [], sections()
+    for name, _ in runs():
+        own, line = _own(values, name), texts[name].get("abstract")
+        if line and all(k in own for k in _fields(line)):
+            parts.append(line.format_map(own))
     if not parts:
         return "No real-data benchmark was included in this build."
     return ("On real data, with detectors fitted on other corpora or domains and thresholds fixed before "
             "each test set was scored once, the best detectors reach " + "; ".join(parts) + ".")
 
 
+def _fields(line: str) -> list[str]:
+    return [field for _, field, _, _ in string.Formatter().parse(line) if field]
+
+
 def headline(values: dict) -> pd.DataFrame:
     """One row per real-data headline number, beside its floor or published reference."""
-    rows = []
-
-    def add(what, key, who, reference):
-        if key in values:
-            rows.append({"benchmark": what, "ours": float(values[key]), "detector": who, "reference": reference})
-
-    v = values
-    add("RAGTruth QA, response F1", "real.ragtruth_qa.response_f1",
-        f"{v.get('real.ragtruth_qa.response_method')} (fitted on {v.get('real.ragtruth_qa.response_fit')})",
-        f"flag everything {v.get('real.ragtruth_qa.floor', np.nan):.3f}; LettuceDetect-large 0.792 "
-        "(whole RAGTruth test)")
-    add("RAGTruth QA, span F1", "real.ragtruth_qa.span_f1", v.get("real.ragtruth_qa.span_method"),
-        "LettuceDetect-large 0.589, fine-tuned Llama-2-13B 0.527 (whole RAGTruth test)")
-    add("SummEdits, mean balanced accuracy", "real.summedits.mean",
-        f"{v.get('real.summedits.method')} (fitted on {v.get('real.summedits.fit')})",
-        "SummaC-Conv 0.571, QAFactEval 0.674, GPT-4 0.832")
-    add("CLIFF test, summary balanced accuracy", "real.cliff.balanced_accuracy", v.get("real.cliff.ba_method"),
-        "MiniCheck-FT5 0.699 / 0.743 on AggreFact CNN/DM / XSum")
-    add("CLIFF test, word F1", "real.cliff.word_f1", v.get("real.cliff.word_method"), "")
-    add("Transfer, mean off-diagonal ROC-AUC", "real.transfer.off_diagonal", v.get("real.transfer.method"),
-        f"in-distribution (diagonal) {v.get('real.transfer.diagonal', np.nan):.3f}")
+    rows, texts = [], sections()
+    for name, _ in runs():
+        own = _own(values, name)
+        for row in texts[name].get("headline", []):
+            if row["value"] in own:
+                rows.append({"benchmark": row["what"], "ours": float(own[row["value"]]),
+                             "detector": row["detector"].format_map(own),
+                             "reference": row["reference"].format_map(own)})
     return pd.DataFrame(rows, columns=["benchmark", "ours", "detector", "reference"])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..data.records import RESPONSE_FIELDS, SOURCE_FIELDS
+from ..records import RESPONSE_FIELDS, SOURCE_FIELDS
 from .render import Table, write_table
 from .runs import Run
 

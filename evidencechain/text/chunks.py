@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from ..data.records import Source
+from ..records import Source
 
 SUMMARY_WINDOW_SENTENCES = 3
 SUMMARY_MAX_PARAGRAPH_CHARS = 600

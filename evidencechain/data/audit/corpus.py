@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import random
 
+from ...records import Corpus, Response
 from ...text.chunks import build_evidence
-from ..records import Corpus, Response
 from .facts import Draft
 from .marco import marco_draft
 from .news import news_draft

@@ -12,7 +12,7 @@ import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..records import Source
+from ...records import Source
 
 _FORMATTER = string.Formatter()
 

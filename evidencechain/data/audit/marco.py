@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..records import Source
+from ...records import Source
 from .facts import Draft, Fact, Slot, fields, fill, realise, slot, specs
 from .resources import CALENDAR, MARCO, NAMES, PLACES, QA_FACTS
 from .values import (

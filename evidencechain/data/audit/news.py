@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..records import Source
+from ...records import Source
 from .facts import Draft, Fact, Slot, fill, realise, slot, specs
 from .resources import CALENDAR, NAMES, NEWS, PLACES, STORIES
 from .values import clock, company_name, company_names, grouped, money, percent, person_names, town_name

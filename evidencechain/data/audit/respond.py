@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from ..records import Label, SentenceGold
+from ...records import Label, SentenceGold
 from .facts import Draft
 from .inject import corrupt
 from .resources import RESPONSES

@@ -6,7 +6,7 @@ import math
 import random
 import re
 
-from ..records import Source
+from ...records import Source
 from .facts import Draft, Fact, Slot, fields, fill, slot, slot_values
 from .resources import BUSINESSES, CALENDAR, NAMES, PLACES, YELP
 from .values import clock, with_article

@@ -1,6 +1,6 @@
 """The 'planted' training corpus: real passages with planted meaning errors as conflict spans.
 
-Each of the shipped passages (`passages.json`: four consecutive sentences of a HaluEval
+Each of the shipped passages (`passages.json`: four consecutive sentences of a real
 summarization document, none shared with a benchmark's test text) is one source; its answers
 restate two of its sentences: one answer copies or paraphrases them (supported), two plant an
 error of a semantic class into one sentence (gold span: the planted words, 'Evident Conflict').
@@ -14,8 +14,8 @@ import random
 from functools import cache
 from importlib import resources
 
+from ...records import Corpus, Label, Response, Source
 from ...text.parse import parse_texts
-from ..records import Corpus, Label, Response, Source
 from .paraphrase import paraphrase
 from .plant import CLASSES, Edit, plant
 
@@ -26,9 +26,12 @@ FALLBACK = ("quantity", "modality", "recombination", "roles", "antonym", "polari
 
 
 @cache
+def _shipped() -> dict:
+    return json.loads(resources.files(__package__).joinpath("passages.json").read_text(encoding="utf-8"))
+
+
 def load_passages() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    data = json.loads(resources.files(__package__).joinpath("passages.json").read_text(encoding="utf-8"))
-    return tuple((p["id"], tuple(p["sentences"])) for p in data["passages"])
+    return tuple((p["id"], tuple(p["sentences"])) for p in _shipped()["passages"])
 
 
 def _answer(sentences: list[str], k: int, edit: Edit | None) -> tuple[str, tuple[Label, ...]]:
@@ -63,7 +66,7 @@ def generate_planted_corpus(seed: int = 17, limit: int | None = None) -> Corpus:
     for n, (pid, sents) in enumerate(passages):
         parsed, at = docs[at:at + len(sents)], at + len(sents)
         sid = f"planted-{n + 1:04d}"
-        sources[sid] = Source(sid, "Summary", "HaluEval documents", " ".join(sents),
+        sources[sid] = Source(sid, "Summary", _shipped()["source"], " ".join(sents),
                               "Summarize the following news article.", {"passage": pid})
         split = "test" if rng.random() < TEST_SHARE else "train"
         made: list[tuple[str, tuple[Label, ...]]] = []

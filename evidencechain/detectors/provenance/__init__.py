@@ -15,7 +15,7 @@
    p_i = exp(s_i / T) / sum_j exp(s_j / T). BM25+, TF-IDF and embedding scores are
    similarities on a [0, 1] (cosine: [-1, 1]) scale and use T = 0.05 unless configured
    (a similarity gap of 0.1 is then a factor e^2 in probability); cross-encoder logits use
-   T = 1. `experiments/halueval.toml` sets BM25+ 0.01 and TF-IDF / MiniLM 0.03, so that
+   T = 1. The benchmark config that runs it sets BM25+ 0.01 and TF-IDF / MiniLM 0.03, so that
    TopP(0.9) keeps a few sentences of a news article (the paper reports 3-4 sources).
    TopK keeps the k most probable items; TopP keeps the smallest set, taken in order of
    decreasing probability (ties: earlier item first), whose cumulative probability

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...data.records import Corpus
 from ...features.table import FeatureTables
+from ...records import Corpus
 from ...text.parse import ParseCache, ParsedText, parse_texts
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from difflib import get_close_matches
 from numbers import Real
 from typing import Any
 
-from ...errors import ConfigError
+from ...errors import ConfigError, did_you_mean
 from .aggregate import AGGREGATIONS
 from .pairs import PAIR_FEATURES
 
@@ -33,7 +32,7 @@ class ProvenanceSettings:
     aggregations: list[str] = field(default_factory=lambda: list(AGGREGATIONS))
     checkers: list[str] = field(default_factory=lambda: ["nli-cross-encoder", "evidencechain", "nli-rules"])
     checker_model: str = "EvidenceChain_LR"
-    """Sentence model behind the 'evidencechain' checker, trained on the HaluEval train split."""
+    """Sentence model behind the 'evidencechain' checker, trained on the scored benchmark's train split."""
     checker_groups: list[str] = field(default_factory=lambda: ["lexical", "retrieval", "mismatch"])
     temperatures: dict[str, float] = field(default_factory=lambda: {
         "bm25": 0.01, "tfidf": 0.03, "minilm": 0.03, "cross-encoder": 1.0})
@@ -70,7 +69,7 @@ class ProvenanceSettings:
 
     def validate(self) -> None:
         """Raise `ConfigError` for the first key whose value has a wrong type or range."""
-        from ...data.halueval import SPECS
+        from ...data.benchmarks import formats
         from .. import DETECTORS  # the detectors package, imported lazily (no import cycle)
 
         _names("relevance", self.relevance, RELEVANCE_SCORERS)
@@ -84,15 +83,16 @@ class ProvenanceSettings:
         supervised = sorted(n for n, c in DETECTORS.items() if c.supervised)
         if self.checker_model not in supervised:
             raise ConfigError(f"{SECTION} checker_model: {self.checker_model!r} is not a supervised sentence "
-                              f"model{_suggest(self.checker_model, supervised)}; expected one of {supervised}")
+                              f"model{did_you_mean(self.checker_model, supervised)}; expected one of {supervised}")
         self._validate_groups()
         _temperatures(self.temperatures)
         _string("embedding_model", self.embedding_model)
-        _names("embedding_subsets", self.embedding_subsets, tuple(SPECS))
+        subsets = tuple(dict.fromkeys(s for f in formats().values() for s in f.subsets))
+        _names("embedding_subsets", self.embedding_subsets, subsets)
         _string("reranker_model", self.reranker_model)
         _string("nli_model", self.nli_model)
         _string("learned_checker", self.learned_checker)
-        _names("learned_checker_subsets", self.learned_checker_subsets, tuple(SPECS))
+        _names("learned_checker_subsets", self.learned_checker_subsets, subsets)
         users = [key for key, names in (("relevance", self.relevance), ("checkers", self.checkers))
                  if "learned-checker" in names]
         if users and not self.learned_checker:
@@ -122,22 +122,8 @@ class ProvenanceSettings:
 # checks of one value, each naming its key
 
 
-def _suggest(word: object, choices) -> str:
-    """" (did you mean 'x'?)" for the closest choice, or "" when none is close.
-
-    Case and '-' / '_' are ignored first ('EvidenceChain_lr' -> 'EvidenceChain_LR',
-    'nli_rules' -> 'nli-rules'), then difflib's closest match is taken.
-    """
-    if not isinstance(word, str):
-        return ""
-    by_form = {str(c).lower().replace("_", "-"): str(c) for c in choices}
-    form = word.lower().replace("_", "-")
-    close = [form] if form in by_form else get_close_matches(form, list(by_form), n=1)
-    return f" (did you mean {by_form[close[0]]!r}?)" if close else ""
-
-
 def _unknown_keys(unknown: list, known: list[str]) -> str:
-    hints = "; ".join(f"{SECTION} {k}: unknown key{_suggest(k, known)}" for k in unknown)
+    hints = "; ".join(f"{SECTION} {k}: unknown key{did_you_mean(k, known)}" for k in unknown)
     return f"{hints}; expected some of {sorted(known)}"
 
 
@@ -149,7 +135,7 @@ def _names(key: str, value: object, valid: tuple[str, ...]) -> None:
     seen = set()
     for name in value:
         if name not in valid:
-            raise ConfigError(f"{SECTION} {key}: unknown name {name!r}{_suggest(name, valid)}; "
+            raise ConfigError(f"{SECTION} {key}: unknown name {name!r}{did_you_mean(name, valid)}; "
                               f"expected some of {list(valid)}")
         if name in seen:
             raise ConfigError(f"{SECTION} {key}: {name!r} is listed twice")
@@ -181,7 +167,7 @@ def _temperatures(value: object) -> None:
     for name, t in value.items():
         if name not in RELEVANCE_SCORERS:
             raise ConfigError(f"{SECTION} temperatures: unknown relevance scorer {name!r}"
-                              f"{_suggest(name, RELEVANCE_SCORERS)}; expected some of {list(RELEVANCE_SCORERS)}")
+                              f"{did_you_mean(name, RELEVANCE_SCORERS)}; expected some of {list(RELEVANCE_SCORERS)}")
         _number(f"temperatures.{name}", t)
         if t <= 0:
             raise ConfigError(f"{SECTION} temperatures.{name}: must be > 0, got {t!r}")

@@ -4,12 +4,12 @@
     python -m evidencechain.features.semantic.build_suite report      # results/semantic_suite/{cases,summary}.csv
     python -m evidencechain.features.semantic.build_suite passages    # evidencechain/data/planted/passages.json
 
-`passages` takes the evidence passages of the 'planted' training corpus from HaluEval
-summarization documents (MIT), disjoint from the suite's sources and from every benchmark's
-test text.
+`passages` takes the evidence passages of the 'planted' training corpus from real summarization
+documents, disjoint from the suite's sources and from every benchmark's test text (the files:
+`data/sources.toml`, with their licences).
 
-Sentences come from the CLIFF val articles (Apache-2.0) and WiCE dev evidence (Wikipedia-cited
-web text, CC BY-SA): never from a benchmark's test text. Each case is one sentence with a planted
+Sentences come from a benchmark's validation articles (`data/sources.toml` [documents]) and WiCE
+dev evidence (Wikipedia-cited web text, CC BY-SA): never from a benchmark's test text. Each case is one sentence with a planted
 error of a class (gold span: the planted words) or a meaning-preserving paraphrase of it (a hard
 negative); its evidence is the original sentence with its neighbours. Seed 17.
 """
@@ -20,6 +20,8 @@ import gzip
 import json
 import random
 import sys
+import tomllib
+from importlib import resources
 from pathlib import Path
 
 from evidencechain.data.planted import CLASSES, paraphrase, plant
@@ -30,30 +32,47 @@ ROOT = Path.cwd()  # run from the project root, as every make target is
 
 SUITE = ROOT / "tests/data/semantic_suite.jsonl"
 PASSAGES = ROOT / "evidencechain/data/planted/passages.json"
-NOTICE = ("Passages: sentences of HaluEval summarization documents (RUCAIBox/HaluEval, MIT License, "
-          "Copyright (c) 2020 RUCAIBox), extracted by evidencechain.features.semantic.build_suite passages.")
+
+
+def sources() -> dict:
+    """The data files the semantic scripts read (`data/sources.toml`)."""
+    return tomllib.loads(resources.files(__package__).joinpath("data/sources.toml").read_text("utf-8"))
+
+
+def _open(path: Path):
+    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8")
+
+
+def records(data: Path, entry: dict):
+    """(record, text) of every record of an entry's files whose `where` fields match: the text is its
+    `field`, or the whole record as JSON without one."""
+    where = entry.get("where", {})
+    for file in sorted(data.glob(entry["files"])):
+        with _open(file) as f:
+            for r in map(json.loads, f):
+                if all(r.get(k) == v for k, v in where.items()):
+                    yield r, (r[entry["field"]] if "field" in entry else json.dumps(r))
 
 
 def _test_text(data: Path) -> str:
-    """The benchmarks' test text (CLIFF test articles, SummEdits documents, RAGTruth QA passages),
-    which no planted passage may share a sentence with."""
+    """The benchmarks' test text (`data/sources.toml` [[held_out]]), which no planted passage may
+    share a sentence with."""
     parts = []
-    with gzip.open(data / "cliff/cliff.jsonl.gz", "rt", encoding="utf-8") as f:
-        parts += [r["doc"] for r in map(json.loads, f) if r["cut"] == "test"]
-    for file in sorted((data / "summedits").glob("*.jsonl.gz")):
-        with gzip.open(file, "rt", encoding="utf-8") as f:
-            parts += [json.dumps(json.loads(line)) for line in f]
-    parts.append((data / "ragtruth_qa/source_info.jsonl").read_text(encoding="utf-8"))
+    for entry in sources()["held_out"]:
+        if entry.get("whole_file"):
+            parts += [file.read_text(encoding="utf-8") for file in sorted(data.glob(entry["files"]))]
+        else:
+            parts += [text for _, text in records(data, entry)]
     return "\n".join(parts)
 
 
 def passages(data: Path, count: int, size: int = 4) -> list[dict]:
-    docs = []
-    with gzip.open(data / "halueval/summarization_data.jsonl.gz", "rt", encoding="utf-8") as f:
+    docs, spec = [], sources()["passages"]
+    with _open(data / spec["file"]) as f:
         for k, line in enumerate(f):
             if k >= count * 3:
                 break
-            docs.append(json.loads(line)["document"])
+            docs.append(json.loads(line)[spec["field"]])
     cache = ParseCache(ROOT / "results/semantic_suite/parse.sqlite")
     parsed = parse_texts(docs, cache=cache, progress=True, desc="parse documents")
     held_out = _test_text(data)
@@ -63,7 +82,7 @@ def passages(data: Path, count: int, size: int = 4) -> list[dict]:
         good = [i for i, s in enumerate(sents) if 8 <= len(s.split()) <= 40 and s[-1:] in ".!?\"'"]
         for i in good:
             if all(j in good and sents[j] not in held_out for j in range(i, i + size)):
-                out.append({"id": f"halueval-sum-{k:05d}", "sentences": sents[i:i + size]})
+                out.append({"id": spec["id"].format(k=k), "sentences": sents[i:i + size]})
                 break
         if len(out) >= count:
             break
@@ -71,12 +90,8 @@ def passages(data: Path, count: int, size: int = 4) -> list[dict]:
 
 
 def _documents(data: Path, limit: int) -> list[tuple[str, str]]:
-    docs = []
-    with gzip.open(data / "cliff/cliff.jsonl.gz", "rt", encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            if r["cut"] == "val":
-                docs.append((f"cliff-val:{r['id']}", r["doc"]))
+    spec = sources()["documents"]
+    docs = [(spec["id"].format(**r), text) for r, text in records(data, spec)]
     with gzip.open(data / "nli/wice_oracle_claim_dev.jsonl.gz", "rt", encoding="utf-8") as f:
         for k, line in enumerate(f):
             docs.append((f"wice-dev:{k}", " ".join(json.loads(line)["evidence"])))
@@ -140,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.command == "passages":
         rows = passages(args.data, 240)
-        PASSAGES.write_text(json.dumps({"notice": NOTICE, "passages": rows}, ensure_ascii=False, indent=0) + "\n",
+        spec = sources()["passages"]
+        PASSAGES.write_text(json.dumps({"notice": spec["notice"], "source": spec["source"], "passages": rows}, ensure_ascii=False, indent=0) + "\n",
                             encoding="utf-8")
         print(f"{PASSAGES}: {len(rows)} passages")
         return 0
@@ -155,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     scored.to_csv(args.out / "cases.csv", index=False)
     table.to_csv(args.out / "summary.csv", index=False)
-    from evidencechain.experiment import code_commit
+    from evidencechain.runinfo import code_commit
     (args.out / "commit.txt").write_text((code_commit() or "unknown") + "\n", encoding="utf-8")
     print(table.to_string(index=False))
     return 0

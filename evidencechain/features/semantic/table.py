@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...text.parse import ParsedText
+from ..family import FamilyContext, FeatureFamily, WorkTables, switched
 from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
 
@@ -48,3 +49,20 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     tokens["semantic_conflict"] = np.array([h is not None for h in hits], dtype=np.int8)
     tokens["semantic_class"] = [h[0] if h else "" for h in hits]
     tokens["semantic_evidence"] = [h[1] if h else "" for h in hits]
+
+
+class SemanticFamily(FeatureFamily):
+    name = "semantic"
+    columns = tuple(SEMANTIC_FEATURES)
+    token_columns = TOKEN_COLUMNS
+    groups = {"semantic": tuple(SEMANTIC_FEATURES)}
+    needs = ("parse", "the semantic word lists (features/semantic/data)")
+
+    def switched_on(self, config) -> bool:
+        return config.semantic
+
+    def switch_on(self, config):
+        return switched(config, semantic=True)
+
+    def add(self, tables: WorkTables, context: FamilyContext) -> None:
+        add_semantic_features(tables.sentences, tables.tokens, context.parsed_by_id, context.indices)

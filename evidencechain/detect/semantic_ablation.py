@@ -1,11 +1,11 @@
 """With and without the semantic family: the default model's recipe fitted both ways, scored on
-CLIFF (thresholds on `val`, scored once on `test`) and on SummEdits domains (thresholds on each
-domain's own calibration half, as in the benchmark's zero-shot protocol).
+real benchmarks (`features/semantic/data/sources.toml` [ablation]): those with a predefined calibration part get
+thresholds there and are scored once on their test part (a domain at a time: NAME:DOMAIN, as in
+the benchmark's zero-shot protocol); test-only corpora are scored with the model's own
+thresholds (chosen on the synthetic calibration split), as `detect` would, giving answer F1 and
+span F1.
 
-    python -m evidencechain.features.semantic.ablation [--data ../shared/data] [--benchmarks cliff summedits:podcast ragtruth_qa]
-
-RAGTruth QA is test data only: it is scored with the model's own thresholds (chosen on the
-synthetic calibration split), as `detect` would, giving answer F1 and span F1.
+    python -m evidencechain.detect.semantic_ablation [--data ../shared/data] [--benchmarks NAME NAME:SUBSET ...]
 
 Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
 answer-level balanced accuracy and ROC-AUC on the scored part. The 'without' variant is the
@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
 from evidencechain.detect import default
+from evidencechain.features.semantic.build_suite import sources
 from evidencechain.metrics import balanced_accuracy, binary_metrics
 from evidencechain.model import EvidenceChain
 from evidencechain.text.parse import ParseCache
@@ -53,23 +55,28 @@ def _model(variant: str, out: Path) -> Path:
     return target
 
 
+CORPUS_KEYS = {"path": "", "subsets": [], "limit": 0, "quality": [], "response_jsonl": "",
+               "source_info_jsonl": "", "test_fraction": 0.3}
+"""A corpus table's keys and their defaults (those of `config.CorpusConfig`)."""
+
+
 def _benchmark(name: str, data: Path):
-    """(calibration corpus, scored corpus) of a benchmark, by its protocol: CLIFF val / test,
-    a SummEdits domain's evaluation / test split."""
-    if name == "halueval_qa":  # a training corpus elsewhere, so usable to choose between variants
-        from evidencechain.data.halueval import load_halueval_corpus
-        return None, load_halueval_corpus(data / "halueval", subsets=("qa",), limit=500, seed=17)
-    if name == "ragtruth_qa":
-        from evidencechain.data.ragtruth import load_ragtruth
-        corpus = load_ragtruth(data / "ragtruth_qa/response.jsonl", data / "ragtruth_qa/source_info.jsonl",
-                               quality=None, name="ragtruth_qa")
+    """(calibration corpus or None, scored corpus) of a benchmark, by its protocol (`features/semantic/data/sources.toml`)."""
+    from evidencechain.data.benchmarks import formats
+
+    key, _, subset = name.partition(":")
+    table = dict(sources()["ablation"]["corpora"][key])
+    protocol = table.pop("protocol")
+    fmt = formats()[table.pop("format")]
+    spec = SimpleNamespace(**{**CORPUS_KEYS, **table})
+    for field in ("path", "response_jsonl", "source_info_jsonl"):
+        if getattr(spec, field):
+            setattr(spec, field, str(data / getattr(spec, field)))
+    if subset:
+        spec.subsets = [subset]
+    corpus = fmt.read(spec, key, 17)
+    if protocol == "own":
         return None, corpus
-    if name == "cliff":
-        from evidencechain.data.cliff import load_cliff
-        corpus = load_cliff(data / "cliff")
-    else:
-        from evidencechain.data.summedits import load_summedits
-        corpus = load_summedits(data / "summedits", domains=[name.split(":", 1)[1]])
     held = {r.id for r in corpus.responses if r.split == "test"}
     return (corpus.subset(response_ids={r.id for r in corpus.responses} - held, name=f"{name}:calibration"),
             corpus.subset(response_ids=held, name=f"{name}:test"))
@@ -104,7 +111,7 @@ def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> l
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
-    ap.add_argument("--benchmarks", nargs="+", default=["cliff"])
+    ap.add_argument("--benchmarks", nargs="+", default=sources()["ablation"]["default"])
     ap.add_argument("--variants", nargs="+", default=["without", "with"], choices=list(VARIANTS))
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_ablation")
     args = ap.parse_args(argv)
@@ -139,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 def _combine(out: Path) -> None:
     """ablation.csv: every run's rows in this directory (the latest per benchmark, variant and
     detector) and commit.txt, which the README's generated block names."""
-    from evidencechain.experiment import code_commit
+    from evidencechain.runinfo import code_commit
 
     parts = [pd.read_csv(f) for f in sorted(out.glob("ablation_*.csv"), key=lambda f: f.stat().st_mtime)]
     rows = pd.concat(parts, ignore_index=True).drop_duplicates(["benchmark", "variant", "detector"], keep="last")

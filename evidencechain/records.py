@@ -1,18 +1,17 @@
 """Typed records for the RAGTruth interchange format."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import ConfigError
+from .errors import ConfigError, did_you_mean
 
 TASK_TYPES = ("QA", "Summary", "Data2txt")
 SOURCE_TASK_TYPES = (*TASK_TYPES, "Dialogue")
-"""Task types a Source may carry: RAGTruth's three and HaluEval's dialogue."""
+"""Task types a Source may carry: RAGTruth's three and dialogue (a benchmark's dialogue subset)."""
 SPLITS = ("train", "test")
 """Splits a RAGTruth file may carry; adapters may also assign "calibration" (a predefined
-threshold split such as SummEdits `evaluation` or CLIFF `val`)."""
+threshold split such as a benchmark's `evaluation` or `val` cut)."""
 QUALITIES = ("good", "incorrect_refusal", "truncated")
 LABEL_TYPES = (
     "Evident Conflict",
@@ -84,15 +83,6 @@ class SentenceGold:
         return out
 
 
-def did_you_mean(value: Any, known: tuple[str, ...] | list[str]) -> str:
-    """' (did you mean 'X'?)' for the closest known name, case-insensitively; '' if none."""
-    if not isinstance(value, str):
-        return ""
-    by_case = [k for k in known if k.lower() == value.lower()]
-    close = by_case or difflib.get_close_matches(value, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def is_empty_answer(text: str) -> bool:
     """An answer with nothing to check: empty or whitespace only (kept, never scored)."""
     return not text.strip()
@@ -110,11 +100,11 @@ class Response:
     response: str
     sentence_meta: tuple[SentenceGold, ...] | None = None
     response_label: int | None = None
-    """Response-level gold for corpora without spans (HaluEval); None means: derive from labels."""
+    """Response-level gold for corpora labelled per answer, without spans; None means: derive from labels."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields outside the official schema, kept so a round trip loses nothing."""
     subset: str = ""
-    """The subset or domain an answer belongs to (HaluEval task, SummEdits domain); '' if none."""
+    """The subset or domain an answer belongs to (a benchmark's task or domain); '' if none."""
 
     @property
     def hallucinated(self) -> bool:
