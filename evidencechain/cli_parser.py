@@ -124,7 +124,8 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     detect.add_argument("--out", metavar="FILE",
                         help="write the records to this file instead of standard output (an existing file is "
                              "kept unless --force); with --response-jsonl and no --format, --html or --tables, "
-                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes")
+                             "an --out not ending in .jsonl is a directory of CSV tables, as --tables writes "
+                             "(deprecated, removed on 2027-06-01: use --tables DIR)")
     detect.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
     detect.add_argument("--tables", metavar="DIR", help="also write the CSV tables (sentences, tokens, "
                                                         "responses) of every detector of the model")

@@ -15,52 +15,16 @@ from typing import Any
 
 from .aggregate import AGGREGATIONS
 from .checker.settings import QUANTIZATIONS
-from .data.benchmarks import FormatNames, formats
+from .data.benchmarks import formats
+from .data.load import CorpusConfig
 from .errors import ConfigError, did_you_mean
 from .features import FeatureConfig
 from .features.families import FAMILIES, feature_groups
-from .schema import build_section, read_toml, type_ok
+from .schema import build_section, choice, read_toml, type_ok, value_range
 
-FORMATS = FormatNames()
-"""The registered corpus formats (`evidencechain.data.benchmarks`), read when a config is checked."""
 RESPONSE_METHODS = ("Provenance", "Length")
 THRESHOLD_METRICS = ("f1", "balanced_accuracy")
 CALIBRATE_ON = ("fit", "test")
-
-
-def _choice(*allowed: str) -> dict:
-    return {"choices": allowed}
-
-
-def _range(lo: float | None = None, hi: float | None = None, hi_open: bool = False) -> dict:
-    return {"range": (lo, hi, hi_open)}
-
-
-@dataclass
-class CorpusConfig:
-    """One `[corpora.NAME]` table: which adapter reads which files."""
-
-    format: str = field(default="ragtruth", metadata={"choices": FORMATS})
-    response_jsonl: str = ""
-    source_info_jsonl: str = ""
-    """ragtruth: the two files; planted: an optional RAGTruth-format corpus (the audit corpus) that
-    the 'planted' corpus of semantic errors (`data.planted`) is merged into."""
-    path: str = ""
-    """The data directory or file, as the format reads it (not used by ragtruth and planted)."""
-    subsets: list[str] = field(default_factory=list)
-    """The format's subsets (tasks, domains) to read (empty: all)."""
-    quality: list[str] = field(default_factory=lambda: ["good"])
-    """ragtruth: keep answers of these qualities (empty: all)."""
-    limit: int = field(default=0, metadata=_range(0))
-    """Records per subset, where the format samples (0 = all)."""
-    test_fraction: float = field(default=0.3, metadata=_range(0.0, 1.0, hi_open=True))
-    calibration_fraction: float = field(default=0.2, metadata=_range(0.0, 1.0, hi_open=True))
-    """Share of train sources carved out for calibration (seeded, by source_id)."""
-    train_from_calibration: float = field(default=0.0, metadata=_range(0.0, 1.0, hi_open=True))
-    """Share of the sources of a predefined calibration split (such as a `val` cut) moved to train, so
-    that a detector can be fitted on one part and calibrated on the other (seeded, by source_id)."""
-    test_only: bool = False
-    """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
 
 
 @dataclass
@@ -69,15 +33,15 @@ class EvaluationSpec:
 
     fit: str = ""
     test: list[str] = field(default_factory=list)
-    calibrate: str = field(default="fit", metadata=_choice(*CALIBRATE_ON))
+    calibrate: str = field(default="fit", metadata=choice(*CALIBRATE_ON))
     """'fit': thresholds from the fit corpus's calibration split; 'test': from the scored
     corpus's own calibration split (benchmarks with a predefined threshold split)."""
     per_subset: bool = False
     """Calibrate and score each subset (task, domain) separately."""
     leave_subset_out: bool = False
     """With fit == test and per_subset: fit on every other subset (leave-one-domain-out)."""
-    threshold_metric: str = field(default="f1", metadata=_choice(*THRESHOLD_METRICS))
-    fit_split: str = field(default="train", metadata=_choice("train", "test"))
+    threshold_metric: str = field(default="f1", metadata=choice(*THRESHOLD_METRICS))
+    fit_split: str = field(default="train", metadata=choice("train", "test"))
     """The fit corpus's split that fits the detectors ('test' for corpora without a train
     split, when they are fitted on and scored elsewhere)."""
     response_methods: bool = True
@@ -88,7 +52,7 @@ class EvaluationSpec:
 class DetectorConfig:
     names: list[str] = field(default_factory=list)
     primary: str = "EvidenceChain_RF"
-    response_aggregation: str = field(default="max", metadata=_choice(*AGGREGATIONS, "auto"))
+    response_aggregation: str = field(default="max", metadata=choice(*AGGREGATIONS, "auto"))
     """'auto': per detector, the aggregation with the best calibration ROC-AUC."""
     response_methods: list[str] = field(default_factory=list)
     """Response-level families scored beside the detectors: Provenance, Length (diagnostic)."""
@@ -109,7 +73,7 @@ class EvaluationConfig:
 @dataclass
 class ExperimentConfig:
     name: str = "experiment"
-    seed: int = field(default=17, metadata=_range(0, 2**32 - 1))
+    seed: int = field(default=17, metadata=value_range(0, 2**32 - 1))
     output_dir: str = "results/experiment"
     cache_dir: str = ".cache"
     corpora: dict[str, CorpusConfig] = field(default_factory=dict)

@@ -31,7 +31,7 @@ REPORT_MANIFEST = ".evidencechain-report.json"
 _STAGED = re.compile(r"^\.(?P<name>.+)\.(?:partial|old)-(?P<pid>\d+)-(?P<start>\d+)(?:-[^-]*)?$")
 
 
-def _umask() -> int:
+def current_umask() -> int:
     """The process umask now (read from /proc where possible: setting it is not thread-safe)."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
@@ -52,7 +52,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -251,13 +251,22 @@ def _process_start(pid: int) -> str | None:
     return "0"
 
 
-def _owner_tag() -> str:
+def owner_tag() -> str:
     return f"{os.getpid()}-{_process_start(os.getpid()) or 0}"
 
 
 def _is_stale(pid: int, start: str) -> bool:
     current = _process_start(pid)
     return current is None or (start != "0" and current != "0" and current != start)
+
+
+def stale_staged_name(entry: str) -> str | None:
+    """The name that `entry` (a `.NAME.partial-...` or `.NAME.old-...` file or directory) was
+    staged for, when the process that made it has ended; else None."""
+    match = _STAGED.match(entry)
+    if match and _is_stale(int(match["pid"]), match["start"]):
+        return match["name"]
+    return None
 
 
 def clean_stale_staging(parent: str | Path, name: str) -> list[Path]:
@@ -281,22 +290,22 @@ def make_stage(parent: str | Path, name: str) -> Path:
     parent.mkdir(parents=True, exist_ok=True)
     clean_stale_staging(parent, name)
     try:
-        stage = Path(tempfile.mkdtemp(dir=parent, prefix=f".{name}.partial-{_owner_tag()}-"))
+        stage = Path(tempfile.mkdtemp(dir=parent, prefix=f".{name}.partial-{owner_tag()}-"))
     except OSError as exc:
         raise OutputError(f"cannot create a staging directory in {parent}: {exc.strerror}") from exc
-    os.chmod(stage, 0o777 & ~_umask())
+    os.chmod(stage, 0o777 & ~current_umask())
     return stage
 
 
 def write_marker(directory: str | Path, command: str | None = None) -> Path:
     directory = Path(directory)
     files = sorted(p.name for p in directory.iterdir() if p.name != MARKER)
-    meta = {"written_by": "evidencechain", "command": command or _command_line(),
+    meta = {"written_by": "evidencechain", "command": command or command_line(),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "files": files, "sha256": _file_sums(directory)}
     return atomic_write_text(directory / MARKER, json.dumps(meta, indent=2) + "\n")
 
 
-def _command_line() -> str:
+def command_line() -> str:
     program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
     if program in ("__main__.py", "cli.py"):
         program = "evidencechain"
@@ -329,7 +338,7 @@ def _swap(stage: Path, final: Path) -> None:
     old = None
     try:
         if os.path.lexists(final):
-            old = final.parent / f".{final.name}.old-{_owner_tag()}"
+            old = final.parent / f".{final.name}.old-{owner_tag()}"
             os.replace(final, old)
         os.replace(stage, final)
     except OSError as exc:
@@ -439,7 +448,7 @@ def _update_manifest(directory: Path, produced: dict[str, Path], command: str | 
         if target.is_file() and (old := sha256_file(target)) not in keep:
             keep.append(old)  # the old content stays owned until it has been replaced
         files[name] = keep
-    meta.update(written_by="evidencechain", command=command or _command_line(),
+    meta.update(written_by="evidencechain", command=command or command_line(),
                 time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), files=dict(sorted(files.items())))
     atomic_write_text(directory / REPORT_MANIFEST, json.dumps(meta, indent=2) + "\n")
 

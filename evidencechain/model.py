@@ -18,7 +18,7 @@ import pandas as pd
 
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.ragtruth import check_answer_text, evidence_over_limit
+from .data.validation import check_answer_text, evidence_over_limit
 from .detectors import (
     DEFAULT_DETECTORS,
     DETECTORS,

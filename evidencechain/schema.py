@@ -16,6 +16,16 @@ from typing import Any
 from .errors import ConfigError, did_you_mean
 
 
+def choice(*allowed: str) -> dict:
+    """Field metadata: the value must be one of `allowed`."""
+    return {"choices": allowed}
+
+
+def value_range(lo: float | None = None, hi: float | None = None, hi_open: bool = False) -> dict:
+    """Field metadata: lo <= value <= hi (< hi when `hi_open`); None leaves a side open."""
+    return {"range": (lo, hi, hi_open)}
+
+
 def type_ok(value: Any, hint: Any) -> bool:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):

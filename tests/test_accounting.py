@@ -10,13 +10,8 @@ import numpy as np
 import pytest
 
 from evidencechain.data.check import check_files
-from evidencechain.data.ragtruth import (
-    MAX_JSON_DEPTH,
-    MAX_RESPONSE_CHARS,
-    DataValidationError,
-    load_ragtruth,
-    write_ragtruth,
-)
+from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
+from evidencechain.data.validation import MAX_JSON_DEPTH, MAX_RESPONSE_CHARS, DataValidationError
 from evidencechain.errors import ConfigError, InputError
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features.table import SENTENCE_COLUMNS, STATUS_EMPTY, STATUS_SCORED

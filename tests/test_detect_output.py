@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evidencechain import Detector
+from evidencechain.detect.command import LEGACY_REMOVAL
 from evidencechain.detect.output import jsonl_line
 
 pytestmark = pytest.mark.slow  # the session builds the default model once (about 30 s)
@@ -177,6 +178,8 @@ def test_ragtruth_pairs_give_jsonl_and_the_old_form_gives_tables(tmp_path):
     code, out, err = run_cli(["detect", *pairs, "--out", str(tmp_path / "tables"), "-q"])
     assert code == 0, err
     assert {p.name for p in (tmp_path / "tables").iterdir()} >= {"sentences.csv", "responses.csv", "tokens.csv"}
+    assert sorted(out.split()) == sorted(str(p) for p in (tmp_path / "tables").iterdir() if p.suffix == ".csv")
+    assert "deprecated" in err and LEGACY_REMOVAL in err and f"--tables {tmp_path / 'tables'}" in err
     code, _, err = run_cli(["detect", *pairs, "--out", str(tmp_path / "scores.jsonl"), "-q"])
     assert code == 0 and _records((tmp_path / "scores.jsonl").read_text()) == records
 

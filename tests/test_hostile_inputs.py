@@ -22,19 +22,14 @@ from evidencechain import cli
 from evidencechain.config import load_config
 from evidencechain.data import plain
 from evidencechain.data.plain import load_plain
-from evidencechain.data.ragtruth import (
-    MAX_EVIDENCE_CHARS,
-    MAX_RESPONSE_CHARS,
-    DataValidationError,
-    load_ragtruth,
-    write_ragtruth,
-)
+from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
+from evidencechain.data.validation import MAX_EVIDENCE_CHARS, MAX_RESPONSE_CHARS, DataValidationError
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
 from evidencechain.detectors import FitDataError
 from evidencechain.errors import ConfigError, EvidenceChainError, InputError
 from evidencechain.features import FeatureConfig
-from evidencechain.features import table as feature_table
+from evidencechain.features import sentences as sentence_features
 from evidencechain.model import EvidenceChain
 from evidencechain.records import Corpus, Response, Source
 from evidencechain.results import DetectionResult, EvidenceRef, SentenceResult, Span
@@ -123,6 +118,8 @@ def test_an_answer_one_character_over_the_limit_is_refused_by_check_and_detect(t
                                   f"to {MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)"]
     assert _cli(["data", "check", "--plain", str(path)])[0] == 1
     _one_line(["detect", str(path), "-q"], str(path), "answer", "MAX_RESPONSE_CHARS")
+    _one_line(["detect", str(path), "-q", "--out-dir", str(tmp_path / "streamed")], str(path), "answer",
+              "MAX_RESPONSE_CHARS")
 
 
 def test_an_answer_at_the_limit_is_accepted(tmp_path):
@@ -143,8 +140,8 @@ def test_evidence_over_the_limit_is_refused_by_check_detect_and_the_api(tmp_path
 
 def test_sentence_features_read_entities_once_per_answer(model, fixture_corpus, monkeypatch):
     calls = []
-    real = feature_table.entity_spans
-    monkeypatch.setattr(feature_table, "entity_spans", lambda doc: calls.append(1) or real(doc))
+    real = sentence_features.entity_spans
+    monkeypatch.setattr(sentence_features, "entity_spans", lambda doc: calls.append(1) or real(doc))
     answer = "The Plane landed near Denver in 1987. No one was hurt, Police said. " * 200
     prediction = model.predict(answer, fixture_corpus.sources["15503"])
     assert len(prediction.sentences) == 400 and len(calls) == 1
@@ -300,9 +297,10 @@ JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
 FIELDS = ("id", "context", "question", "answer", "label", "spans", "model", "temperature")
 TOML_VALUES = st.recursive(
     st.booleans() | st.integers(-2**63, 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(st.characters(exclude_categories=("Cs",)), max_size=20) | st.sampled_from(["Lexical", "BM25"]),
+    | st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=20) | st.sampled_from(["Lexical", "BM25"]),
     lambda inner: st.lists(inner, max_size=3), max_leaves=6) | st.just({})
-"""Values written as TOML literals (JSON syntax is valid TOML for these)."""
+"""Values written as TOML literals (JSON syntax is valid TOML for these: no surrogate escapes, no control
+characters; `ensure_ascii=False` keeps characters beyond the BMP as they are)."""
 RECORD = st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES | st.text(min_size=1, max_size=30), max_size=8)
 
 
@@ -378,7 +376,7 @@ def test_random_config_documents_are_config_errors(tmp_path, data):
 @_fuzz(40)
 @given(key=st.sampled_from(["names", "primary", "response_aggregation"]), value=TOML_VALUES)
 def test_random_detector_settings_are_config_errors_or_valid(tmp_path, key, value):
-    path = _with_detector_setting(tmp_path / "c.toml", key, json.dumps(value) if value != {} else "{}")
+    path = _with_detector_setting(tmp_path / "c.toml", key, json.dumps(value, ensure_ascii=False) if value != {} else "{}")
     try:
         load_config(path)
     except EvidenceChainError as exc:

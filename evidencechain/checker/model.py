@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from ..io import _umask, atomic_write_text, sha256_file
+from ..io import atomic_write_text, current_umask, sha256_file
 from ..torch_support import NeuralUnavailable, import_torch, resolve_model_path
 from ..torch_support import device as _default_device
 from .records import LABELS
@@ -190,7 +190,7 @@ def save(model: SupportChecker, tokenizer, settings: ModelSettings, out_dir: str
             save_file(state, tmp, metadata={"format": "pt"})
         else:
             torch.save(state, tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, out / name)
     finally:
         if os.path.exists(tmp):

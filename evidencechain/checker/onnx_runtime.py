@@ -24,7 +24,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ..io import _umask, cache_dir
+from ..io import cache_dir, current_umask
 from ..torch_support import NeuralUnavailable
 from .model import encode_pairs, read_meta, torch
 from .settings import ModelSettings
@@ -166,7 +166,7 @@ def load_onnx(model, tokenizer, settings: ModelSettings, model_dir: str | Path) 
         export_onnx(model, tokenizer, settings, tmp)
         checker = OnnxChecker(_session(Path(tmp)), path)
         _check(checker, model, tokenizer, settings)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

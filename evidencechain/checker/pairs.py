@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..data.load import CorpusConfig
 from ..errors import InputError
 from ..text.windows import best_window, split_sentences, window_around, word_count
 from .perturb import Perturber
@@ -82,8 +83,6 @@ def _train_documents(spec, name: str, seed: int) -> list[tuple[str, str]]:
 
 def halueval_documents(halueval_dir: str, subsets: list[str], seed: int) -> list[tuple[str, str]]:
     """Knowledge passages and documents of HaluEval sources in the runner's *train* split only."""
-    from ..config import CorpusConfig
-
     out = []
     for subset in subsets:
         spec = CorpusConfig(format="halueval", path=halueval_dir, subsets=[subset])
@@ -92,8 +91,6 @@ def halueval_documents(halueval_dir: str, subsets: list[str], seed: int) -> list
 
 
 def audit_documents(response_jsonl: str, source_info_jsonl: str, seed: int) -> list[tuple[str, str]]:
-    from ..config import CorpusConfig
-
     if not Path(response_jsonl).is_file():
         raise InputError(f"checker data: the audit corpus {response_jsonl} is absent (make data)")
     spec = CorpusConfig(format="ragtruth", response_jsonl=response_jsonl, source_info_jsonl=source_info_jsonl)

@@ -29,7 +29,7 @@ from ..errors import ConfigError
 from ..records import Corpus, Label, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
-from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
+from .validation import MAX_PROBLEMS, Collector, DataValidationError
 
 FILE_NAME = "cliff.jsonl.gz"
 CUTS = {"val": "calibration", "test": "test"}
@@ -43,7 +43,7 @@ def cliff_file(path: str | Path) -> Path:
     return path / FILE_NAME if path.is_dir() else path
 
 
-def _string_list(text: str, field: str, line: int, out: _Collector) -> list[str] | None:
+def _string_list(text: str, field: str, line: int, out: Collector) -> list[str] | None:
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -54,7 +54,7 @@ def _string_list(text: str, field: str, line: int, out: _Collector) -> list[str]
     return value
 
 
-def _parse(row: dict, line: int, out: _Collector) -> tuple[list[str], list[str]] | None:
+def _parse(row: dict, line: int, out: Collector) -> tuple[list[str], list[str]] | None:
     """(error types, annotated strings) of a valid row; None after recording its problems."""
     before = len(out.problems)
     for key in FIELDS:
@@ -128,7 +128,7 @@ def load_cliff(path: str | Path, cuts: Iterable[str] = ("val", "test")) -> Corpu
     file = cliff_file(path)
     if not file.is_file():
         raise FileNotFoundError(f"CLIFF data not found: {file}")
-    out = _Collector(file)
+    out = Collector(file)
     rows: list[tuple[int, dict, list[str], list[str]]] = []
     first: dict[str, int] = {}
     doc_line: dict[tuple[str, str], tuple[int, str]] = {}

@@ -33,7 +33,7 @@ from ..io import stable_hash
 from ..records import Corpus, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
-from .ragtruth import DataValidationError, Problem, _Collector
+from .validation import Collector, DataValidationError, Problem
 
 SUBSETS = ("qa", "dialogue", "summarization")
 
@@ -94,7 +94,7 @@ def read_records(path: Path, subset: str) -> tuple[list[tuple[int, dict[str, str
     naming every file:line:field; records with an empty answer or identical answers are
     dropped and counted."""
     spec = SPECS[subset]
-    out = _Collector(path)
+    out = Collector(path)
     problems = out.problems
     records: list[tuple[int, dict[str, str]]] = []
     dropped: Counter = Counter()

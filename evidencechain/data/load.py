@@ -1,12 +1,43 @@
 """One entry point from a `[corpora.NAME]` config table to a split `Corpus`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..records import Corpus
-from .benchmarks import formats
+from ..schema import value_range
+from .benchmarks import FormatNames, formats
 from .splits import SPLIT_NAMES, assign_splits
+
+FORMATS = FormatNames()
+"""The registered corpus formats (`evidencechain.data.benchmarks`), read when a config is checked."""
+
+
+@dataclass
+class CorpusConfig:
+    """One `[corpora.NAME]` table: which adapter reads which files."""
+
+    format: str = field(default="ragtruth", metadata={"choices": FORMATS})
+    response_jsonl: str = ""
+    source_info_jsonl: str = ""
+    """ragtruth: the two files; planted: an optional RAGTruth-format corpus (the audit corpus) that
+    the 'planted' corpus of semantic errors (`data.planted`) is merged into."""
+    path: str = ""
+    """The data directory or file, as the format reads it (not used by ragtruth and planted)."""
+    subsets: list[str] = field(default_factory=list)
+    """The format's subsets (tasks, domains) to read (empty: all)."""
+    quality: list[str] = field(default_factory=lambda: ["good"])
+    """ragtruth: keep answers of these qualities (empty: all)."""
+    limit: int = field(default=0, metadata=value_range(0))
+    """Records per subset, where the format samples (0 = all)."""
+    test_fraction: float = field(default=0.3, metadata=value_range(0.0, 1.0, hi_open=True))
+    calibration_fraction: float = field(default=0.2, metadata=value_range(0.0, 1.0, hi_open=True))
+    """Share of train sources carved out for calibration (seeded, by source_id)."""
+    train_from_calibration: float = field(default=0.0, metadata=value_range(0.0, 1.0, hi_open=True))
+    """Share of the sources of a predefined calibration split (such as a `val` cut) moved to train, so
+    that a detector can be fitted on one part and calibrated on the other (seeded, by source_id)."""
+    test_only: bool = False
+    """Every answer is test data, whatever its `split` field: nothing is fitted or calibrated on it."""
 
 
 @dataclass

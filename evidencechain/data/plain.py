@@ -8,6 +8,9 @@ and `temperature`. With a question or a passage list the source is QA ({question
 passages}), else Summary; records with the same (context, question) share one source.
 The corpus is `labelled` only if every record has a label or spans, and has
 `span_labels` only if every record has spans; without a label, any span means hallucinated.
+
+`load_plain` reads a whole file; `read_records` (one `PlainRecord` at a time, None for a line
+with a problem) and `parse_record` (one row) are the same rules for readers that stream.
 """
 from __future__ import annotations
 
@@ -17,17 +20,18 @@ import io
 import json
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError
 from ..records import LABEL_TYPES, Corpus, Label, Response, Source
-from .ragtruth import (
-    _TOO_DEEP,
+from .validation import (
     MAX_EVIDENCE_CHARS,
     MAX_PROBLEMS,
+    TOO_DEEP,
+    Collector,
     DataValidationError,
-    _Collector,
     answer_over_limit,
     check_values,
     decode_line,
@@ -66,7 +70,7 @@ def _open_bytes(path: Path):
     return gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb")
 
 
-def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+def read_jsonl(path: str | Path, out: Collector) -> Iterator[tuple[int, dict]]:
     """(line number, object) for each usable non-blank line of a JSONL file, gzip or not
     (as `ragtruth.iter_jsonl`); every other line is recorded in `out`."""
     try:
@@ -79,7 +83,7 @@ def read_jsonl(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
         out.add(0, "-", f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
 
 
-def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+def read_csv(path: str | Path, out: Collector) -> Iterator[tuple[int, dict]]:
     """(first line of the record, row without empty cells) for each CSV record."""
     path = Path(path)
     limit = csv.field_size_limit(CSV_CELL_LIMIT)
@@ -109,7 +113,7 @@ def read_csv(path: str | Path, out: _Collector) -> Iterator[tuple[int, dict]]:
         csv.field_size_limit(limit)
 
 
-def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
+def _csv_row(row: dict, line: int, out: Collector) -> dict | None:
     """A CSV record with its JSON cells decoded (a context list, spans, a temperature)."""
     row = dict(row)
     context = row.get("context")
@@ -119,7 +123,7 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
         except json.JSONDecodeError:
             pass
         except RecursionError:
-            out.add(line, "context", _TOO_DEEP)
+            out.add(line, "context", TOO_DEEP)
             return None
     if "spans" in row:
         try:
@@ -128,7 +132,7 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
             out.add(line, "spans", f"malformed JSON: {exc.msg} (column {exc.colno})")
             return None
         except RecursionError:
-            out.add(line, "spans", _TOO_DEEP)
+            out.add(line, "spans", TOO_DEEP)
             return None
     try:
         row["temperature"] = float(row.get("temperature", 0.0))
@@ -137,7 +141,7 @@ def _csv_row(row: dict, line: int, out: _Collector) -> dict | None:
     return row
 
 
-def _label(value: Any, line: int, out: _Collector, key: str = "label") -> int | None:
+def _label(value: Any, line: int, out: Collector, key: str = "label") -> int | None:
     if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
         return int(value)
     if isinstance(value, str) and value.strip().lower() in LABEL_VALUES:
@@ -146,7 +150,7 @@ def _label(value: Any, line: int, out: _Collector, key: str = "label") -> int | 
     return None
 
 
-def _spans(value: Any, answer: str, line: int, out: _Collector) -> tuple[Label, ...] | None:
+def _spans(value: Any, answer: str, line: int, out: Collector) -> tuple[Label, ...] | None:
     if not isinstance(value, list):
         out.add(line, "spans", f"expected a list of spans, got {type(value).__name__}")
         return None
@@ -179,7 +183,7 @@ def _spans(value: Any, answer: str, line: int, out: _Collector) -> tuple[Label, 
     return tuple(sorted(labels, key=lambda x: (x.start, x.end)))
 
 
-def _context(value: Any, line: int, out: _Collector) -> str | list[str] | None:
+def _context(value: Any, line: int, out: Collector) -> str | list[str] | None:
     if not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(p, str) for p in value))):
         out.add(line, "context", f"expected a string or a list of strings, got {type(value).__name__}")
     elif not "".join(value).strip():
@@ -189,7 +193,7 @@ def _context(value: Any, line: int, out: _Collector) -> str | list[str] | None:
     return None
 
 
-def _check_types(row: dict, line: int, out: _Collector) -> bool:
+def _check_types(row: dict, line: int, out: Collector) -> bool:
     before = len(out.problems)
     for key in (k for k in ("answer", "context") if k not in row):
         out.add(line, key, "missing")
@@ -204,7 +208,7 @@ def _check_types(row: dict, line: int, out: _Collector) -> bool:
     return len(out.problems) == before
 
 
-def _within_limits(row: dict, line: int, out: _Collector) -> bool:
+def _within_limits(row: dict, line: int, out: Collector) -> bool:
     """The answer within MAX_RESPONSE_CHARS and the context within MAX_EVIDENCE_CHARS."""
     before = len(out.problems)
     for field, why in (("answer", answer_over_limit(row["answer"])),
@@ -214,7 +218,7 @@ def _within_limits(row: dict, line: int, out: _Collector) -> bool:
     return len(out.problems) == before
 
 
-def _gold(row: dict, line: int, out: _Collector, require_label: bool = False
+def _gold(row: dict, line: int, out: Collector, require_label: bool = False
           ) -> tuple[tuple[Label, ...], int | None] | None:
     """(spans, response label) of a record; a missing label follows the spans if any."""
     labels = _spans(row["spans"], row["answer"], line, out) if "spans" in row else ()
@@ -235,11 +239,66 @@ def _gold(row: dict, line: int, out: _Collector, require_label: bool = False
     return labels, (int(bool(labels)) if label is None and "spans" in row else label)
 
 
-def _source(sid: str, context: str | list[str], question: str | None, collection: str) -> Source:
+def plain_source(sid: str, context: str | list[str], question: str | None, collection: str) -> Source:
+    """The Source of a plain record: QA with a question or a passage list, else Summary."""
     if question is None and isinstance(context, str):
         return Source(sid, "Summary", collection, context, "Summarize the document.")
     return Source(sid, "QA", collection, {"question": question or "", "passages": context},
                   "Answer the question using the passages.")
+
+
+@dataclass(frozen=True, slots=True)
+class PlainRecord:
+    """One valid record of a plain file (see the module docstring)."""
+
+    line: int
+    id: str
+    """The record's `id`, else its line number."""
+    has_id: bool
+    context: str | list[str]
+    question: str | None
+    answer: str
+    model: str
+    temperature: float
+    labels: tuple[Label, ...]
+    label: int | None
+    has_spans: bool
+
+    def response(self, source_id: str, split: str = "test") -> Response:
+        return Response(id=self.id, source_id=source_id, model=self.model, temperature=self.temperature,
+                        labels=self.labels, split=split, quality="good", response=self.answer,
+                        response_label=self.label)
+
+
+def parse_record(row: dict, line: int, out: Collector, *, csv_cells: bool = False,
+                 require_label: bool = False, check_limits: bool = True) -> PlainRecord | None:
+    """The record on one line (`csv_cells`: a CSV row, its JSON cells still encoded), or None
+    after recording its problems in `out`. `check_limits`: the answer within MAX_RESPONSE_CHARS
+    and the context within MAX_EVIDENCE_CHARS."""
+    row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
+    if csv_cells:
+        row = _csv_row(row, line, out)
+    if row is None or not _check_types(row, line, out) or (check_limits and not _within_limits(row, line, out)):
+        return None
+    context, gold = _context(row["context"], line, out), _gold(row, line, out, require_label)
+    if context is None or gold is None:
+        return None
+    return PlainRecord(line=line, id=str(row.get("id", line)), has_id="id" in row, context=context,
+                       question=row.get("question") or None, answer=row["answer"],
+                       model=row.get("model", "unknown"), temperature=float(row.get("temperature", 0.0)),
+                       labels=gold[0], label=gold[1], has_spans="spans" in row)
+
+
+def read_records(path: str | Path, out: Collector, input_format: str = "auto", *,
+                 require_label: bool = False, check_limits: bool = True
+                 ) -> Iterator[tuple[int, PlainRecord | None]]:
+    """(line, record) for each record of a plain file, read one at a time; the record is None when
+    its line has a problem (recorded in `out`, as are lines that are no record at all).
+    `input_format`: "jsonl", "csv" or "auto" (by the file's name, `plain_format`)."""
+    is_csv = (plain_format(path) if input_format == "auto" else input_format) == "csv"
+    for line, row in read_csv(path, out) if is_csv else read_jsonl(path, out):
+        yield line, parse_record(row, line, out, csv_cells=is_csv, require_label=require_label,
+                                 check_limits=check_limits)
 
 
 def load_plain(path: str | Path, name: str | None = None, split: str = "test",
@@ -253,42 +312,31 @@ def load_plain(path: str | Path, name: str | None = None, split: str = "test",
     if split not in ("train", "calibration", "test"):
         raise ConfigError(f"split must be 'train', 'calibration' or 'test', got {split!r}")
     path = Path(path).expanduser()
-    name = name or _stem(path)
-    is_csv = plain_format(path) == "csv"
-    out = _Collector(path)
+    name = name or corpus_name(path)
+    out = Collector(path)
     sources: dict[str, Source] = {}
     source_of: dict[tuple[str, str | None], str] = {}
     responses: list[Response] = []
     first_line: dict[str, int] = {}
     implicit: set[str] = set()
     every_label = every_span = True
-    for line, row in read_csv(path, out) if is_csv else read_jsonl(path, out):
-        row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
-        if is_csv:
-            row = _csv_row(row, line, out)
-        if row is None or not _check_types(row, line, out) or not _within_limits(row, line, out):
+    for line, record in read_records(path, out, plain_format(path), require_label=require_label):
+        if record is None:
             continue
-        context, gold = _context(row["context"], line, out), _gold(row, line, out, require_label)
-        if context is None or gold is None:
+        if record.id in first_line:
+            out.add(line, "id", _duplicate(record.id, line, first_line[record.id], record.has_id,
+                                           record.id in implicit))
             continue
-        rid = str(row.get("id", line))
-        if rid in first_line:
-            out.add(line, "id", _duplicate(rid, line, first_line[rid], "id" in row, rid in implicit))
-            continue
-        first_line[rid] = line
-        if "id" not in row:
-            implicit.add(rid)
-        every_span &= "spans" in row
-        every_label &= gold[1] is not None
-        question = row.get("question") or None
-        key = (json.dumps(context), question)
+        first_line[record.id] = line
+        if not record.has_id:
+            implicit.add(record.id)
+        every_span &= record.has_spans
+        every_label &= record.label is not None
+        key = (json.dumps(record.context), record.question)
         if key not in source_of:
             source_of[key] = f"src-{line}"
-            sources[source_of[key]] = _source(source_of[key], context, question, name)
-        responses.append(Response(
-            id=rid, source_id=source_of[key], model=row.get("model", "unknown"),
-            temperature=float(row.get("temperature", 0.0)), labels=gold[0], split=split,
-            quality="good", response=row["answer"], response_label=gold[1]))
+            sources[source_of[key]] = plain_source(source_of[key], record.context, record.question, name)
+        responses.append(record.response(source_of[key], split))
     if not responses and not out.problems:
         out.add(0, "-", "no records found")
     if out.problems:
@@ -308,7 +356,8 @@ def _duplicate(rid: str, line: int, first: int, given: bool, first_implicit: boo
     return f"duplicate id {rid!r} (first on line {first}); ids must be unique"
 
 
-def _stem(path: Path) -> str:
+def corpus_name(path: Path) -> str:
+    """A plain file's corpus name: its name without .gz and the format's suffix."""
     name = path.name.removesuffix(".gz")
     for suffix in (".jsonl", ".json", ".ndjson", ".csv"):
         name = name.removesuffix(suffix)

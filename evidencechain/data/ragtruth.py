@@ -6,14 +6,11 @@ Every problem is collected with its file, line and field and raised together as 
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
 from ..io import atomic_write_text
 from ..records import (
     LABEL_TYPES,
@@ -26,134 +23,23 @@ from ..records import (
     SentenceGold,
     Source,
 )
-
-MAX_PROBLEMS = 50
-MAX_RESPONSE_CHARS = 200_000
-
-
-def evidence_over_limit(value: Any) -> str | None:
-    """Why `value` (evidence: a string, a list or a record) is over MAX_EVIDENCE_CHARS, or None."""
-    chars = _text_chars(value)
-    if chars <= MAX_EVIDENCE_CHARS:
-        return None
-    return f"{chars:,} characters of evidence; the limit is {MAX_EVIDENCE_CHARS:,} (MAX_EVIDENCE_CHARS)"
-
-
-def answer_over_limit(text: str) -> str | None:
-    """Why an answer is over MAX_RESPONSE_CHARS, or None."""
-    if len(text) <= MAX_RESPONSE_CHARS:
-        return None
-    return f"{len(text):,} characters; answers are limited to {MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)"
-
-
-def check_answer_text(text: str, where: str) -> None:
-    """An answer given in code (API, detect records) is scorable: within MAX_RESPONSE_CHARS and
-    writable as UTF-8; otherwise an InputError naming `where` and the field."""
-    if answer_over_limit(text):
-        raise InputError(f"{where}: {answer_over_limit(text)}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"{where}: text cannot be encoded as UTF-8: lone surrogate "
-                         f"{text[exc.start]!r} at character {exc.start}") from None
-"""Longest answer accepted (about 50 pages; a longer 'answer' is a damaged row): the limit keeps
-the parse of any one answer to about a minute on 2 cores."""
-MAX_EVIDENCE_CHARS = 2_000_000
-"""Most characters of text in one source's `source_info` (long evidence is parsed in pieces)."""
-MAX_JSON_DEPTH = 100
-"""Deepest nesting of objects and lists in a row, the row itself included (RAGTruth: 4)."""
-_TOO_DEEP = f"nested too deeply (more than {MAX_JSON_DEPTH} levels of lists and objects)"
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    file: str
-    line: int
-    """1-based line number; 0 for a problem with the file as a whole."""
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: field '{self.field}': {self.message}"
-
-    def advice(self) -> str:
-        """What to do about it, in a few words ('' when the message already says)."""
-        return next((hint for start, hint in ADVICE if self.message.startswith(start)), "")
-
-
-ADVICE = (
-    ("missing", "add the field"),
-    ("malformed JSON", "make the line one JSON object ({...}, double-quoted keys and strings)"),
-    ("expected", "give a value of the expected type"),
-    ("unknown value", "use one of the values listed"),
-    ("unknown source_id", "add that source to the source file, or fix the id"),
-    ("duplicate", "give every record its own id"),
-    ("empty", "give the evidence the answer was generated from"),
-    ("no records found", "the file is empty: one record a line"),
-    ("cannot read", "check the path and that the file is readable (and not damaged, if gzip)"),
-    ("nested too deeply", "flatten the record"),
+from .validation import (
+    MAX_PROBLEMS,
+    MAX_RESPONSE_CHARS,
+    Collector,
+    DataValidationError,
+    Problem,
+    check_values,
+    decode_line,
+    evidence_over_limit,
+    expect,
+    is_finite_number,
+    short_repr,
+    type_name,
 )
-"""Message prefixes (as the loaders write them) and the fix shown after the problem."""
 
 
-class DataValidationError(InputError):
-    """One or more rows of an input file are malformed; `problems` lists them all."""
-
-    def __init__(self, problems: list[Problem], total: int | None = None):
-        self.problems = problems
-        self.total = total if total is not None else len(problems)
-        shown = "\n".join(f"  {p}" for p in problems[:MAX_PROBLEMS])
-        more = self.total - min(len(problems), MAX_PROBLEMS)
-        tail = f"\n  ... and {more} more" if more > 0 else ""
-        super().__init__(f"{self.total} problem(s) in input data:\n{shown}{tail}")
-
-
-class _Collector:
-    def __init__(self, path: Path):
-        self.file = str(path)
-        self.problems: list[Problem] = []
-
-    def add(self, line: int, field: str, message: str) -> None:
-        self.problems.append(Problem(self.file, line, field, message))
-
-
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def is_finite_number(value: int | float) -> bool:
-    """True for an int or float that is a finite float (a huge JSON integer overflows one)."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
-def short_repr(value: Any, limit: int = 60) -> str:
-    """repr(value), cut to `limit` characters (a huge JSON integer has thousands of digits)."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text)} characters)"
-
-
-def _expect(row: dict, key: str, types: tuple[type, ...], line: int, out: _Collector,
-            prefix: str = "") -> bool:
-    name = f"{prefix}{key}"
-    if key not in row:
-        out.add(line, name, "missing")
-        return False
-    value = row[key]
-    if isinstance(value, bool) and bool not in types:
-        out.add(line, name, f"expected {'/'.join(t.__name__ for t in types)}, got bool")
-        return False
-    if not isinstance(value, types):
-        out.add(line, name, f"expected {'/'.join(t.__name__ for t in types)}, "
-                            f"got {_type_name(value)}")
-        return False
-    return True
-
-
-def iter_jsonl(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
+def iter_jsonl(path: Path, out: Collector) -> Iterator[tuple[int, dict]]:
     """Yield (line number, object) for each usable non-blank line; record the others.
 
     Lines are split on '\n' only (a JSON string may hold other line separators), a UTF-8
@@ -169,76 +55,7 @@ def iter_jsonl(path: Path, out: _Collector) -> Iterator[tuple[int, dict]]:
             yield number, row
 
 
-def decode_line(raw: bytes, number: int, out: _Collector) -> dict | None:
-    """The JSON object on one line, or None (blank, or a problem recorded in `out`)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        out.add(number, "-", f"not valid UTF-8 (byte {exc.start + 1})")
-        return None
-    if not text.strip():
-        return None
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as exc:
-        out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
-        return None
-    except RecursionError:
-        out.add(number, "-", _TOO_DEEP)
-        return None
-    except ValueError as exc:
-        out.add(number, "-", f"malformed JSON: {exc}")
-        return None
-    if not isinstance(row, dict):
-        out.add(number, "-", f"expected a JSON object, got {_type_name(row)}")
-        return None
-    return row
-
-
-def check_values(row: dict, line: int, out: _Collector) -> bool:
-    """Report text that cannot be written as UTF-8 (lone surrogates such as "\\ud800") and
-    nesting deeper than MAX_JSON_DEPTH, with the field of each; True when there is none."""
-    before = len(out.problems)
-    stack = [(_printable(k), v, 2) for k, v in reversed(row.items())]
-    while stack:
-        field, value, depth = stack.pop()
-        if isinstance(value, str):
-            _check_encodable(value, field, line, out)
-        elif isinstance(value, (dict, list)) and depth > MAX_JSON_DEPTH:
-            out.add(line, field, _TOO_DEEP)
-        elif isinstance(value, dict):
-            for key in value:
-                _check_encodable(key, f"{field} (a key)", line, out)
-            stack += [(f"{field}.{_printable(k)}", v, depth + 1) for k, v in reversed(value.items())]
-        elif isinstance(value, list):
-            stack += [(f"{field}[{i}]", value[i], depth + 1) for i in reversed(range(len(value)))]
-    return len(out.problems) == before
-
-
-def _printable(key: str) -> str:
-    return key.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _check_encodable(text: str, field: str, line: int, out: _Collector) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        out.add(line, field, f"text cannot be encoded as UTF-8: lone surrogate "
-                             f"{text[exc.start]!r} at character {exc.start}")
-
-
-def _text_chars(value: Any) -> int:
-    """Characters of text in a JSON value (its strings, at any depth)."""
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, dict):
-        return sum(len(str(k)) + _text_chars(v) for k, v in value.items())
-    if isinstance(value, list):
-        return sum(_text_chars(v) for v in value)
-    return 0
-
-
-def _numbered_lines(path: Path, out: _Collector) -> Iterator[tuple[int, bytes]]:
+def _numbered_lines(path: Path, out: Collector) -> Iterator[tuple[int, bytes]]:
     try:
         with open(path, "rb") as handle:
             yield from enumerate(handle, start=1)
@@ -246,13 +63,14 @@ def _numbered_lines(path: Path, out: _Collector) -> Iterator[tuple[int, bytes]]:
         out.add(0, "-", f"cannot read file: {exc.strerror or exc}")
 
 
-def _parse_source(row: dict, line: int, out: _Collector) -> Source | None:
+def parse_source(row: dict, line: int, out: Collector) -> Source | None:
+    """The Source of one source_info row; None after recording its problems in `out`."""
     before = len(out.problems)
-    _expect(row, "source_id", (str,), line, out)
-    if _expect(row, "task_type", (str,), line, out) and row["task_type"] not in TASK_TYPES:
+    expect(row, "source_id", (str,), line, out)
+    if expect(row, "task_type", (str,), line, out) and row["task_type"] not in TASK_TYPES:
         out.add(line, "task_type", f"unknown value {row['task_type']!r}; expected one of {TASK_TYPES}")
-    _expect(row, "source", (str,), line, out)
-    _expect(row, "prompt", (str,), line, out)
+    expect(row, "source", (str,), line, out)
+    expect(row, "prompt", (str,), line, out)
     if "source_info" not in row:
         out.add(line, "source_info", "missing")
     else:
@@ -267,13 +85,13 @@ def _parse_source(row: dict, line: int, out: _Collector) -> Source | None:
                   row["prompt"], extra)
 
 
-def _check_source_info(task: Any, info: Any, line: int, out: _Collector) -> None:
+def _check_source_info(task: Any, info: Any, line: int, out: Collector) -> None:
     if task == "Summary":
         if not isinstance(info, str):
-            out.add(line, "source_info", f"Summary evidence must be a string, got {_type_name(info)}")
+            out.add(line, "source_info", f"Summary evidence must be a string, got {type_name(info)}")
     elif task == "QA":
         if not isinstance(info, dict):
-            out.add(line, "source_info", f"QA evidence must be an object, got {_type_name(info)}")
+            out.add(line, "source_info", f"QA evidence must be an object, got {type_name(info)}")
             return
         if not isinstance(info.get("question"), str):
             out.add(line, "source_info.question", "missing or not a string")
@@ -284,33 +102,33 @@ def _check_source_info(task: Any, info: Any, line: int, out: _Collector) -> None
             out.add(line, "source_info.passages", "missing, or not a string or list of passages")
     elif task == "Data2txt" and not isinstance(info, dict):
         out.add(line, "source_info",
-                f"Data2txt evidence must be an object, got {_type_name(info)}")
+                f"Data2txt evidence must be an object, got {type_name(info)}")
 
 
-def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> tuple[Label, ...] | None:
+def _parse_labels(value: Any, text: str | None, line: int, out: Collector) -> tuple[Label, ...] | None:
     if not isinstance(value, list):
-        out.add(line, "labels", f"expected list, got {_type_name(value)}")
+        out.add(line, "labels", f"expected list, got {type_name(value)}")
         return None
     labels = []
     ok = True
     for i, lab in enumerate(value):
         prefix = f"labels[{i}]."
         if not isinstance(lab, dict):
-            out.add(line, f"labels[{i}]", f"expected object, got {_type_name(lab)}")
+            out.add(line, f"labels[{i}]", f"expected object, got {type_name(lab)}")
             ok = False
             continue
         good = all([
-            _expect(lab, "start", (int,), line, out, prefix),
-            _expect(lab, "end", (int,), line, out, prefix),
-            _expect(lab, "text", (str,), line, out, prefix),
-            _expect(lab, "label_type", (str,), line, out, prefix),
+            expect(lab, "start", (int,), line, out, prefix),
+            expect(lab, "end", (int,), line, out, prefix),
+            expect(lab, "text", (str,), line, out, prefix),
+            expect(lab, "label_type", (str,), line, out, prefix),
         ])
         if lab.get("meta") is not None and not isinstance(lab["meta"], str):
-            out.add(line, prefix + "meta", f"expected str, got {_type_name(lab['meta'])}")
+            out.add(line, prefix + "meta", f"expected str, got {type_name(lab['meta'])}")
             good = False
         for flag in ("due_to_null", "implicit_true"):
             if lab.get(flag) is not None and not isinstance(lab[flag], bool):
-                out.add(line, prefix + flag, f"expected bool, got {_type_name(lab[flag])}")
+                out.add(line, prefix + flag, f"expected bool, got {type_name(lab[flag])}")
                 good = False
         if not good:
             ok = False
@@ -340,23 +158,23 @@ def _parse_labels(value: Any, text: str | None, line: int, out: _Collector) -> t
     return tuple(sorted(labels, key=lambda x: (x.start, x.end))) if ok else None
 
 
-def _parse_sentence_meta(value: Any, text: str, line: int, out: _Collector) -> tuple[SentenceGold, ...] | None:
+def _parse_sentence_meta(value: Any, text: str, line: int, out: Collector) -> tuple[SentenceGold, ...] | None:
     if not isinstance(value, list):
-        out.add(line, "sentence_meta", f"expected list, got {_type_name(value)}")
+        out.add(line, "sentence_meta", f"expected list, got {type_name(value)}")
         return None
     gold = []
     for i, item in enumerate(value):
         prefix = f"sentence_meta[{i}]."
         if not isinstance(item, dict):
-            out.add(line, f"sentence_meta[{i}]", f"expected object, got {_type_name(item)}")
+            out.add(line, f"sentence_meta[{i}]", f"expected object, got {type_name(item)}")
             return None
-        if not (_expect(item, "start", (int,), line, out, prefix)
-                and _expect(item, "end", (int,), line, out, prefix)
-                and _expect(item, "supported", (bool,), line, out, prefix)):
+        if not (expect(item, "start", (int,), line, out, prefix)
+                and expect(item, "end", (int,), line, out, prefix)
+                and expect(item, "supported", (bool,), line, out, prefix)):
             return None
         chunk = item.get("chunk_index")
         if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int)):
-            out.add(line, prefix + "chunk_index", f"expected int or null, got {_type_name(chunk)}")
+            out.add(line, prefix + "chunk_index", f"expected int or null, got {type_name(chunk)}")
             return None
         if not 0 <= item["start"] < item["end"] <= len(text):
             out.add(line, prefix + "start/end", "offsets fall outside the response")
@@ -370,18 +188,19 @@ def _parse_sentence_meta(value: Any, text: str, line: int, out: _Collector) -> t
     return tuple(gold)
 
 
-def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
+def parse_response(row: dict, line: int, out: Collector) -> Response | None:
+    """The Response of one response row; None after recording its problems in `out`."""
     before = len(out.problems)
-    _expect(row, "id", (str,), line, out)
-    _expect(row, "source_id", (str,), line, out)
-    _expect(row, "model", (str,), line, out)
-    if _expect(row, "temperature", (int, float), line, out) and not is_finite_number(row["temperature"]):
+    expect(row, "id", (str,), line, out)
+    expect(row, "source_id", (str,), line, out)
+    expect(row, "model", (str,), line, out)
+    if expect(row, "temperature", (int, float), line, out) and not is_finite_number(row["temperature"]):
         out.add(line, "temperature", f"expected a finite number, got {short_repr(row['temperature'])}")
-    if _expect(row, "split", (str,), line, out) and row["split"] not in SPLITS:
+    if expect(row, "split", (str,), line, out) and row["split"] not in SPLITS:
         out.add(line, "split", f"unknown value {row['split']!r}; expected one of {SPLITS}")
-    if _expect(row, "quality", (str,), line, out) and row["quality"] not in QUALITIES:
+    if expect(row, "quality", (str,), line, out) and row["quality"] not in QUALITIES:
         out.add(line, "quality", f"unknown value {row['quality']!r}; expected one of {QUALITIES}")
-    has_text = _expect(row, "response", (str,), line, out)
+    has_text = expect(row, "response", (str,), line, out)
     if has_text and len(row["response"]) > MAX_RESPONSE_CHARS:
         out.add(line, "response", f"{len(row['response']):,} characters; answers are limited to "
                                   f"{MAX_RESPONSE_CHARS:,} (MAX_RESPONSE_CHARS)")
@@ -411,11 +230,11 @@ def _parse_response(row: dict, line: int, out: _Collector) -> Response | None:
 
 def read_sources(path: str | Path) -> tuple[dict[str, Source], list[Problem]]:
     path = Path(path)
-    out = _Collector(path)
+    out = Collector(path)
     sources: dict[str, Source] = {}
     first_line: dict[str, int] = {}
     for line, row in iter_jsonl(path, out):
-        src = _parse_source(row, line, out)
+        src = parse_source(row, line, out)
         if src is None:
             continue
         if src.source_id in sources:
@@ -429,11 +248,11 @@ def read_sources(path: str | Path) -> tuple[dict[str, Source], list[Problem]]:
 
 def read_responses(path: str | Path, sources: dict[str, Source]) -> tuple[list[Response], list[Problem]]:
     path = Path(path)
-    out = _Collector(path)
+    out = Collector(path)
     responses: list[Response] = []
     first_line: dict[str, int] = {}
     for line, row in iter_jsonl(path, out):
-        resp = _parse_response(row, line, out)
+        resp = parse_response(row, line, out)
         if resp is None:
             continue
         if resp.id in first_line:

@@ -25,7 +25,7 @@ from ..errors import ConfigError
 from ..records import Corpus, Response, Source
 from .benchmarks import Benchmark, Format, register, register_format, spec_path
 from .plain import read_jsonl
-from .ragtruth import MAX_PROBLEMS, DataValidationError, _Collector
+from .validation import MAX_PROBLEMS, Collector, DataValidationError
 
 DOMAINS = ("ectsum", "news", "podcast", "qmsumm", "sales_call", "sales_email", "samsum", "scitldr")
 SPLITS = {"evaluation": "calibration", "test": "test"}
@@ -59,7 +59,7 @@ def _label(value: Any) -> int | None:
     return None
 
 
-def _check(row: dict, line: int, out: _Collector) -> bool:
+def _check(row: dict, line: int, out: Collector) -> bool:
     before = len(out.problems)
     for key in ("id", "doc", "summary", "split", "label"):
         if key not in row:
@@ -81,7 +81,7 @@ def read_domain(path: Path, domain: str, limit: int = 0) -> tuple[list[tuple[int
     """Valid samples of one domain file as (line, row); malformed rows raise one
     DataValidationError; empty documents or summaries and samples over `limit` (per split)
     are dropped and counted."""
-    out = _Collector(path)
+    out = Collector(path)
     rows: list[tuple[int, dict]] = []
     dropped: Counter = Counter()
     kept: Counter = Counter()

@@ -1,27 +1,98 @@
-"""`evidencechain detect`: check answers in one command (arguments are defined in `cli.py`).
+"""`evidencechain detect`: check answers in one command (arguments are defined in `cli_parser.py`).
 
     evidencechain detect my.jsonl --html report.html          # JSONL to stdout, HTML report
     evidencechain detect my.csv --out results.jsonl --format pretty
     cat my.jsonl | evidencechain detect -
     evidencechain detect --response-jsonl R --source-info-jsonl S            # RAGTruth pairs
-    evidencechain detect --model RUN/model --response-jsonl R --source-info-jsonl S --out DIR
+    evidencechain detect --model RUN/model --response-jsonl R --source-info-jsonl S --tables DIR
     evidencechain detect big.jsonl.gz --out-dir DIR --engine dask --workers 2    # a large log
 
-The tables form: with RAGTruth pairs, an `--out` that does not end in .jsonl (and no --format,
---html or --tables) names a directory of CSV tables, as `--tables` writes.
-Every output path is checked before any work starts; inputs are validated as a whole before
-the model is loaded (or built, on first use). `--out-dir DIR` switches to streaming (`stream`,
-`engines`): the input is read in partitions (`--partition-size`), scored by `--engine local` or
-`dask`, and written as one file per partition plus DIR/manifest.json; a rerun resumes.
+The arguments become one `DetectOptions`, validated once before any work starts: which input,
+which output mode, and every output path checked. The modes, one function each: records
+(JSONL or the terminal view on stdout or `--out`, with `--html` and `--tables` beside them),
+stream (`--out-dir DIR`: the input read in partitions, `stream` and `engines`) and the
+deprecated tables form (RAGTruth pairs with an `--out` that does not end in .jsonl and no
+--format, --html or --tables: a directory of CSV tables, as `--tables` writes; removed on
+LEGACY_REMOVAL). Inputs are validated as a whole before the model is loaded (or built, on
+first use).
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Literal
 
 from ..errors import ConfigError, OutputError
+
+LEGACY_REMOVAL = "2027-06-01"
+"""The day the tables form of `--out` goes (after it, `--out` is always the records file)."""
+STREAM_ONLY = {"engine": "--engine", "partition_size": "--partition-size", "workers": "--workers",
+               "scheduler": "--scheduler"}
+
+
+@dataclasses.dataclass(frozen=True)
+class DetectOptions:
+    """What `detect` was asked to do; built and checked once by `from_args`."""
+
+    mode: Literal["records", "stream", "tables"]
+    inputs: tuple[str, ...]
+    """The input files and model directory named: no output may replace them."""
+    cache_root: Path
+    input: str | None = None
+    response_jsonl: str | None = None
+    source_info_jsonl: str | None = None
+    input_format: str = "auto"
+    model: str | None = None
+    detector: str | None = None
+    device: str = "cpu"
+    batch_size: int = 64
+    parse_cache: bool = True
+    quiet: bool = False
+    force: bool = False
+    out: str | None = None
+    """The records file; in the tables form, the directory of CSV tables."""
+    html: str | None = None
+    tables: str | None = None
+    format: str = "jsonl"
+    color: str = "auto"
+    out_dir: str | None = None
+    partition_size: int | None = None
+    engine: str = "local"
+    workers: int | None = None
+    scheduler: str | None = None
+
+    @classmethod
+    def from_args(cls, args) -> DetectOptions:
+        """The options of parsed `detect` arguments; ConfigError or OutputError (one line) for
+        arguments that do not go together and for output paths that may not be written."""
+        from ..io import check_cache_dir
+        from .default import cache_dir
+
+        inputs = _check_inputs(args)
+        cache_root = check_cache_dir(args.cache_dir) if getattr(args, "cache_dir", None) else \
+            check_cache_dir(cache_dir(), "EVIDENCECHAIN_CACHE_DIR (or --cache-dir)")
+        mode = "stream" if _streaming(args) else "tables" if legacy_tables(args) else "records"
+        options = cls(
+            mode=mode, inputs=inputs, cache_root=cache_root, input=args.input,
+            response_jsonl=args.response_jsonl, source_info_jsonl=args.source_info_jsonl,
+            input_format=args.input_format, model=args.model, detector=args.detector, device=args.device,
+            batch_size=args.batch_size, parse_cache=not args.no_cache and mode != "stream",
+            quiet=args.quiet, force=args.force, out=args.out, html=args.html, tables=args.tables,
+            format=args.format or "jsonl", color=args.color, out_dir=getattr(args, "out_dir", None),
+            partition_size=getattr(args, "partition_size", None), engine=getattr(args, "engine", None) or "local",
+            workers=getattr(args, "workers", None), scheduler=getattr(args, "scheduler", None))
+        _CHECKS[mode](options)
+        return options
+
+    @property
+    def shown(self) -> str:
+        """The input as messages and the HTML report name it."""
+        if self.input:
+            return "standard input" if self.input == "-" else str(self.input)
+        return str(self.response_jsonl)
 
 
 def legacy_tables(args) -> bool:
@@ -29,6 +100,13 @@ def legacy_tables(args) -> bool:
     return bool(args.response_jsonl and args.out and not args.tables and args.format is None
                 and not args.html and not str(args.out).endswith(".jsonl"))
 
+
+def run_detect(args) -> int:
+    options = DetectOptions.from_args(args)
+    return {"records": run_records, "stream": run_streaming, "tables": run_legacy_tables}[options.mode](options)
+
+
+# -- checking the arguments ------------------------------------------------------------------------
 
 def _check_inputs(args) -> tuple[str, ...]:
     pairs = args.response_jsonl or args.source_info_jsonl
@@ -42,64 +120,6 @@ def _check_inputs(args) -> tuple[str, ...]:
                           "records, or - for stdin), or --response-jsonl and --source-info-jsonl")
     return tuple(str(p) for p in (args.input, args.response_jsonl, args.source_info_jsonl, args.model)
                  if p and str(p) != "-")
-
-
-def run_detect(args) -> int:
-    from ..io import check_cache_dir
-    from .default import cache_dir
-
-    inputs = _check_inputs(args)
-    cache_root = check_cache_dir(args.cache_dir) if getattr(args, "cache_dir", None) else \
-        check_cache_dir(cache_dir(), "EVIDENCECHAIN_CACHE_DIR (or --cache-dir)")
-    if _streaming(args):
-        return _run_stream(args, inputs, cache_root)
-    if legacy_tables(args):
-        return _tables(args, args.out, inputs, cache_root, print_paths=True)
-    from .output import OutputFile, check_output_file
-
-    outputs = [p for p in (args.out, args.html) if p]
-    if args.out and args.html and os.path.abspath(args.out) == os.path.abspath(args.html):
-        raise OutputError(f"--out and --html name the same file {args.out}")
-    for path, what in ((args.out, "--out"), (args.html, "--html")):
-        if path:
-            check_output_file(path, args.force, inputs, what)
-    if args.tables:
-        from ..io import check_output_dir
-        check_output_dir(args.tables, (*inputs, cache_root, *outputs))
-    corpus = _read(args)
-    detector = _detector(args, cache_root)
-    out = OutputFile(args.out, args.force, inputs, "--out") if args.out else None
-    html = None
-    try:
-        counts, seconds, report = _write(args, detector, corpus, out)
-        if report is not None:  # both files are complete before either is moved into place
-            html = OutputFile(args.html, args.force, inputs, "--html")
-            html.write(report.render(_shown(args)))
-        for file in (out, html):
-            if file is not None:
-                file.commit()
-    except BrokenPipeError:  # the reader of stdout went away (`| head`): stop quietly
-        _silence_stdout()
-        return 0
-    finally:
-        for file in (out, html):
-            if file is not None:
-                file.discard()
-        detector.close()
-    if args.tables:
-        _tables(args, args.tables, inputs, cache_root, print_paths=False, model_dir=_model_dir(detector),
-                corpus=corpus)
-    if not args.quiet:
-        from .output import summary_line
-        print(summary_line(counts, detector.detector, detector.name, seconds), file=sys.stderr)
-        for path in (args.out, args.html, args.tables):
-            if path:
-                print(f"evidencechain: wrote {path}", file=sys.stderr)
-    return 0
-
-
-STREAM_ONLY = {"engine": "--engine", "partition_size": "--partition-size", "workers": "--workers",
-               "scheduler": "--scheduler"}
 
 
 def _streaming(args) -> bool:
@@ -126,85 +146,168 @@ def _streaming(args) -> bool:
     return True
 
 
-def _run_stream(args, inputs: tuple[str, ...], cache_root: Path) -> int:
+def _check_records(options: DetectOptions) -> None:
     from ..io import check_output_dir
-    from .engines import PARTITION_SIZE, import_distributed, require_pyarrow, run_stream
     from .inputs import check_input_format
+    from .output import check_output_file
+
+    if options.out and options.html and os.path.abspath(options.out) == os.path.abspath(options.html):
+        raise OutputError(f"--out and --html name the same file {options.out}")
+    for path, what in ((options.out, "--out"), (options.html, "--html")):
+        if path:
+            check_output_file(path, options.force, options.inputs, what)
+    if options.tables:
+        outputs = [p for p in (options.out, options.html) if p]
+        check_output_dir(options.tables, (*options.inputs, options.cache_root, *outputs))
+    if options.input:
+        check_input_format(options.input_format)
+
+
+def _check_stream(options: DetectOptions) -> None:
+    from ..io import check_output_dir
+    from .engines import import_distributed, require_pyarrow
+    from .inputs import check_input_format
+
+    if options.engine == "dask":
+        import_distributed()
+    if options.format == "parquet":
+        require_pyarrow()
+    check_output_dir(options.out_dir, (*options.inputs, options.cache_root))
+    check_input_format(options.input_format)
+
+
+def _check_tables(options: DetectOptions) -> None:
+    from ..io import check_output_dir
+
+    check_output_dir(options.out, (*options.inputs, options.cache_root))
+
+
+_CHECKS = {"records": _check_records, "stream": _check_stream, "tables": _check_tables}
+
+
+# -- the modes ---------------------------------------------------------------------------------
+
+def run_records(options: DetectOptions) -> int:
+    """One record per answer (JSONL or the terminal view) on stdout or into --out, as each batch is
+    scored; the --html report and --tables beside them."""
+    from .output import OutputFile
+
+    corpus = _read(options)
+    detector = _detector(options)
+    out = OutputFile(options.out, options.force, options.inputs, "--out") if options.out else None
+    html = None
+    try:
+        counts, seconds, report = _write_records(options, detector, corpus, out)
+        if report is not None:  # both files are complete before either is moved into place
+            html = OutputFile(options.html, options.force, options.inputs, "--html")
+            html.write(report.render(options.shown))
+        for file in (out, html):
+            if file is not None:
+                file.commit()
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): stop quietly
+        _silence_stdout()
+        return 0
+    finally:
+        for file in (out, html):
+            if file is not None:
+                file.discard()
+        detector.close()
+    if options.tables:
+        _write_tables(options, options.tables, corpus, _model_dir(detector))
+    if not options.quiet:
+        from .output import summary_line
+        print(summary_line(counts, detector.detector, detector.name, seconds), file=sys.stderr)
+        for path in (options.out, options.html, options.tables):
+            if path:
+                print(f"evidencechain: wrote {path}", file=sys.stderr)
+    return 0
+
+
+def run_streaming(options: DetectOptions) -> int:
+    """--out-dir: the input checked, then scored partition by partition into the directory."""
+    from .engines import PARTITION_SIZE, run_stream
     from .stream import PlainLog, RagtruthLog
 
-    fmt, engine = args.format or "jsonl", args.engine or "local"
-    size = args.partition_size or PARTITION_SIZE
-    if engine == "dask":
-        import_distributed()
-    if fmt == "parquet":
-        require_pyarrow()
-    check_output_dir(args.out_dir, (*inputs, cache_root))
-    input_format = check_input_format(args.input_format)
-    log = PlainLog(args.input, input_format) if args.input else RagtruthLog(args.response_jsonl,
-                                                                            args.source_info_jsonl)
+    size = options.partition_size or PARTITION_SIZE
+    log = PlainLog(options.input, options.input_format) if options.input else \
+        RagtruthLog(options.response_jsonl, options.source_info_jsonl)
     parts = log.scan(size)
-    args.no_cache = True  # a log is parsed once; its parses would only grow the cache
-    detector = _detector(args, cache_root)
+    detector = _detector(options)  # without the parse cache: a log is parsed once
     try:
-        summary = run_stream(log, detector, args.out_dir, parts, fmt=fmt, size=size, engine=engine,
-                             workers=args.workers, scheduler=args.scheduler, inputs=(*inputs, cache_root),
-                             force=args.force, input_format=input_format,
-                             progress=not args.quiet and sys.stderr.isatty())
+        summary = run_stream(log, detector, options.out_dir, parts, fmt=options.format, size=size,
+                             engine=options.engine, workers=options.workers, scheduler=options.scheduler,
+                             inputs=(*options.inputs, options.cache_root), force=options.force,
+                             input_format=options.input_format,
+                             progress=not options.quiet and sys.stderr.isatty())
     except KeyboardInterrupt:
-        print(f"evidencechain: interrupted; finished partitions are kept in {args.out_dir}: run the same "
+        print(f"evidencechain: interrupted; finished partitions are kept in {options.out_dir}: run the same "
               f"command again to score the others", file=sys.stderr)
         raise
     finally:
         detector.close()
-    if not args.quiet:
+    if not options.quiet:
         from .output import summary_line
 
         kept = f"; {summary.done_before} done earlier, kept" if summary.done_before else ""
         print(summary_line(summary.counts, detector.detector, detector.name, summary.seconds), file=sys.stderr)
-        print(f"evidencechain: wrote {args.out_dir} ({summary.partitions} {fmt} partition(s) of up to {size} "
-              f"answers{kept}; {summary.scored} answers scored now by --engine {engine}; manifest "
-              f"{Path(args.out_dir) / 'manifest.json'})", file=sys.stderr)
+        print(f"evidencechain: wrote {options.out_dir} ({summary.partitions} {options.format} partition(s) of "
+              f"up to {size} answers{kept}; {summary.scored} answers scored now by --engine {options.engine}; "
+              f"manifest {Path(options.out_dir) / 'manifest.json'})", file=sys.stderr)
     return 0
 
 
-def _shown(args) -> str:
-    if args.input:
-        return "standard input" if args.input == "-" else str(args.input)
-    return str(args.response_jsonl)
+def run_legacy_tables(options: DetectOptions) -> int:
+    """The deprecated tables form of --out: the CSV tables into the directory, their paths on stdout."""
+    from .inputs import read_ragtruth
+
+    corpus = read_ragtruth(options.response_jsonl, options.source_info_jsonl)
+    if options.model:
+        model_dir = options.model
+    else:
+        detector = _detector(options)
+        detector.close()
+        model_dir = _model_dir(detector)
+    for path in _write_tables(options, options.out, corpus, model_dir):
+        print(path)
+    print(f"evidencechain: --out DIR for CSV tables is deprecated and will be removed on {LEGACY_REMOVAL}; "
+          f"use --tables {options.out} (the records then go to standard output, or to --out FILE.jsonl)",
+          file=sys.stderr)
+    return 0
 
 
-def _read(args):
-    from .inputs import check_input_format, read_plain, read_ragtruth
+# -- the pieces --------------------------------------------------------------------------------
 
-    if args.input:
-        return read_plain(args.input, check_input_format(args.input_format))
-    return read_ragtruth(args.response_jsonl, args.source_info_jsonl)
+def _read(options: DetectOptions):
+    from .inputs import read_plain, read_ragtruth
+
+    if options.input:
+        return read_plain(options.input, options.input_format)
+    return read_ragtruth(options.response_jsonl, options.source_info_jsonl)
 
 
-def _detector(args, cache_root: Path):
+def _detector(options: DetectOptions):
     from .api import Detector
 
-    common = {"detector": args.detector, "device": args.device, "cache_dir": cache_root,
-              "parse_cache": not args.no_cache, "batch_size": args.batch_size}
-    if args.model:
-        return Detector.load(args.model, **common)
-    return Detector.default(quiet=args.quiet, **common)
+    common = {"detector": options.detector, "device": options.device, "cache_dir": options.cache_root,
+              "parse_cache": options.parse_cache, "batch_size": options.batch_size}
+    if options.model:
+        return Detector.load(options.model, **common)
+    return Detector.default(quiet=options.quiet, **common)
 
 
-def _write(args, detector, corpus, out):
+def _write_records(options: DetectOptions, detector, corpus, out):
     """Score in batches; write each answer as soon as its batch is scored."""
     from .html import HtmlReport
     from .output import jsonl_line, pretty, use_colour
 
-    fmt = args.format or "jsonl"
     stream = out if out is not None else sys.stdout
-    colour = fmt == "pretty" and out is None and use_colour(args.color, sys.stdout)
-    report = HtmlReport(f"evidencechain report: {Path(_shown(args)).name}") if args.html else None
+    colour = options.format == "pretty" and out is None and use_colour(options.color, sys.stdout)
+    report = HtmlReport(f"evidencechain report: {Path(options.shown).name}") if options.html else None
     counts: dict[str, int] = {}
-    progress = not args.quiet and sys.stderr.isatty() and len(corpus.responses) > detector.batch_size
+    progress = not options.quiet and sys.stderr.isatty() and len(corpus.responses) > detector.batch_size
     t0 = time.perf_counter()
     for k, result in enumerate(detector.iter_corpus(corpus, progress=progress)):
-        stream.write(jsonl_line(result) if fmt == "jsonl" else pretty(result, colour))
+        stream.write(jsonl_line(result) if options.format == "jsonl" else pretty(result, colour))
         counts[result.verdict] = counts.get(result.verdict, 0) + 1
         if report is not None:
             report.add(result)
@@ -214,29 +317,18 @@ def _write(args, detector, corpus, out):
     return counts, time.perf_counter() - t0, report
 
 
+def _write_tables(options: DetectOptions, out_dir: str, corpus, model_dir: str) -> list[Path]:
+    """The CSV tables of every detector (sentences, tokens, responses) into a directory."""
+    from .tables import detect_files
+
+    return detect_files(model_dir, corpus, out_dir, progress=not options.quiet, cache_dir=options.cache_root,
+                        inputs=[p for p in options.inputs if p != str(model_dir)])
+
+
 def _model_dir(detector) -> str:
     if detector.path is None:
         raise ConfigError("--tables needs a model directory")
     return str(detector.path)
-
-
-def _tables(args, out_dir, inputs, cache_root: Path, print_paths: bool, model_dir: str | None = None,
-            corpus=None) -> int:
-    """The CSV tables of every detector (sentences, tokens, responses) into a directory."""
-    from ..io import check_output_dir
-    from .inputs import read_ragtruth
-    from .tables import detect_files
-
-    check_output_dir(out_dir, (*inputs, cache_root))
-    if corpus is None:
-        corpus = _read(args) if args.input else read_ragtruth(args.response_jsonl, args.source_info_jsonl)
-    if model_dir is None:
-        model_dir = args.model or _model_dir(_detector(args, cache_root))
-    for path in detect_files(model_dir, corpus, out_dir, progress=not args.quiet, cache_dir=cache_root,
-                             inputs=[p for p in inputs if p != str(model_dir)]):
-        if print_paths:
-            print(path)
-    return 0
 
 
 def _silence_stdout() -> None:

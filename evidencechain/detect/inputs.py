@@ -16,8 +16,8 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..data.plain import _source, load_plain, plain_format
-from ..data.ragtruth import DataValidationError, check_answer_text, evidence_over_limit
+from ..data.plain import load_plain, plain_format, plain_source
+from ..data.validation import DataValidationError, check_answer_text, evidence_over_limit
 from ..errors import ConfigError, InputError
 from ..records import Corpus, Response
 
@@ -72,7 +72,7 @@ def records_to_corpus(records: Iterable[Mapping], name: str = "records") -> tupl
         key = (json.dumps(context), question)
         if key not in source_of:
             source_of[key] = f"src-{k + 1}"
-            sources[source_of[key]] = _source(source_of[key], context, question, name)
+            sources[source_of[key]] = plain_source(source_of[key], context, question, name)
         responses.append(Response(str(k), source_of[key], "unknown", 0.0, (), "test", "good", answer))
         ids.append(str(record.get("id", k)))
     return Corpus(name, sources, responses, {}, span_labels=True, labelled=False), ids
@@ -91,7 +91,7 @@ def _peek(path: Path) -> tuple[int, dict] | None:
     return None
 
 
-def _hint(path: Path, shown: str) -> None:
+def check_jsonl_fields(path: Path, shown: str) -> None:
     """Refuse, with what to do, a JSONL file that is RAGTruth or names its context otherwise."""
     first = _peek(path) if not path.name.removesuffix(".gz").endswith(".csv") and not path.name.endswith(".gz") \
         else None
@@ -121,7 +121,7 @@ def read_plain(path: str | Path, input_format: str = "auto") -> Corpus:
         input_format = plain_format(path)
     if input_format != plain_format_or_none(path):
         return _via_copy(path, input_format, str(path))
-    _hint(path, str(path))
+    check_jsonl_fields(path, str(path))
     return _detect_ready(load_plain(path))
 
 
@@ -145,7 +145,7 @@ def _via_copy(source, input_format: str, shown: str) -> Corpus:
             else:
                 shutil.copyfileobj(source, handle)
         if input_format != "csv":
-            _hint(Path(tmp), shown)
+            check_jsonl_fields(Path(tmp), shown)
         corpus = load_plain(tmp, name=Path(shown).stem if shown != "<stdin>" else "stdin")
     except DataValidationError as exc:
         problems = [dataclasses.replace(p, file=shown) for p in exc.problems]

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import OutputError
-from ..io import _umask, check_parent_is_directory
+from ..io import check_parent_is_directory, current_umask
 from ..results import DetectionResult
 
 
@@ -69,7 +69,7 @@ class OutputFile:
     def commit(self) -> Path:
         self.handle.close()
         check_output_file(self.path, self.force, self.inputs, self.what)  # nothing appeared meanwhile
-        os.chmod(self.tmp, 0o666 & ~_umask())
+        os.chmod(self.tmp, 0o666 & ~current_umask())
         os.replace(self.tmp, self.path)
         return self.path
 

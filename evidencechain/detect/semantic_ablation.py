@@ -57,7 +57,7 @@ def _model(variant: str, out: Path) -> Path:
 
 CORPUS_KEYS = {"path": "", "subsets": [], "limit": 0, "quality": [], "response_jsonl": "",
                "source_info_jsonl": "", "test_fraction": 0.3}
-"""A corpus table's keys and their defaults (those of `config.CorpusConfig`)."""
+"""A corpus table's keys and their defaults (those of `data.load.CorpusConfig`)."""
 
 
 def _benchmark(name: str, data: Path):

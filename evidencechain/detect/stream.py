@@ -28,30 +28,20 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..data.plain import (
-    _check_types,
-    _context,
-    _csv_row,
-    _gold,
-    _source,
-    _stem,
-    plain_format,
-    read_csv,
-    read_jsonl,
-)
-from ..data.ragtruth import (
-    MAX_PROBLEMS,
-    DataValidationError,
-    _Collector,
-    _parse_response,
-    _parse_source,
-    check_values,
-    decode_line,
-    iter_jsonl,
-)
+from ..data.plain import corpus_name, plain_format, plain_source, read_records
+from ..data.ragtruth import iter_jsonl, parse_response, parse_source
+from ..data.validation import MAX_PROBLEMS, Collector, DataValidationError, check_values, decode_line
 from ..errors import InputError, OutputError
-from ..io import _STAGED, MARKER, _command_line, _is_stale, _owner_tag, _umask, check_output_dir, sha256_file
-from ..records import Corpus, Response
+from ..io import (
+    MARKER,
+    check_output_dir,
+    command_line,
+    current_umask,
+    owner_tag,
+    sha256_file,
+    stale_staged_name,
+)
+from ..records import Corpus
 
 MANIFEST = "manifest.json"
 _BOM = b"\xef\xbb\xbf"
@@ -73,7 +63,7 @@ class _Problems:
     def __init__(self):
         self.kept, self.total = [], 0
 
-    def take(self, out: _Collector) -> None:
+    def take(self, out: Collector) -> None:
         self.total += len(out.problems)
         self.kept += out.problems[:MAX_PROBLEMS - len(self.kept)]
         out.problems.clear()
@@ -120,7 +110,7 @@ class _Log:
             hashes.append(_id_hash(rid))
         self._check_duplicates(hashes, problems)
         if not hashes and not problems.total:
-            out = _Collector(self.files[0])
+            out = Collector(self.files[0])
             out.add(0, "-", "no records found")
             problems.take(out)
         problems.raise_any()
@@ -133,7 +123,7 @@ class _Log:
         repeated = set(values[1:][values[1:] == values[:-1]].tolist())
         if not repeated:
             return
-        out, first = _Collector(self.files[0]), {}
+        out, first = Collector(self.files[0]), {}
         for line, rid, _ in self._records(_Problems()):  # again, only for the lines to name
             if _id_hash(rid) in repeated:
                 if rid in first:
@@ -176,7 +166,7 @@ class PlainLog(_Log):
     kind = "plain"
 
     def __init__(self, path: str | Path, input_format: str = "auto"):
-        from .inputs import _hint
+        from .inputs import check_jsonl_fields
 
         self.path = Path(path).expanduser()
         if not self.path.exists():
@@ -185,39 +175,30 @@ class PlainLog(_Log):
             raise InputError(f"{self.path}: is a directory; give a JSONL or CSV file")
         if input_format == "auto":
             input_format = plain_format(self.path)
-        self.csv = input_format == "csv"
-        if not self.csv:
-            _hint(self.path, str(self.path))
-        self.name, self.files = _stem(self.path), (self.path,)
+        self.input_format = input_format
+        if input_format != "csv":
+            check_jsonl_fields(self.path, str(self.path))
+        self.name, self.files = corpus_name(self.path), (self.path,)
 
     def _records(self, problems):
-        out = _Collector(self.path)
-        for line, row in (read_csv if self.csv else read_jsonl)(self.path, out):
-            row = {k: v for k, v in row.items() if v is not None or k in ("answer", "context")}
-            if self.csv:
-                row = _csv_row(row, line, out)
-            if row is not None and _check_types(row, line, out):
-                context, gold = _context(row["context"], line, out), _gold(row, line, out)
-                if context is not None and gold is not None:
-                    question = row.get("question") or None
-                    response = Response(
-                        id=str(row.get("id", line)), source_id="", model=row.get("model", "unknown"),
-                        temperature=float(row.get("temperature", 0.0)), labels=gold[0], split="test",
-                        quality="good", response=row["answer"], response_label=gold[1])
-                    problems.take(out)
-                    yield line, response.id, (line, response, context, question)
+        out = Collector(self.path)
+        for line, record in read_records(self.path, out, self.input_format):
+            if record is not None:
+                problems.take(out)
+                yield line, record.id, record
             problems.take(out)
         problems.take(out)
 
-    def _corpus(self, payloads):
+    def _corpus(self, records):
         """Records with the same (context, question) share one source, as in `load_plain`."""
         sources, source_of, responses = {}, {}, []
-        for line, response, context, question in payloads:
-            key = (json.dumps(context), question)
+        for record in records:
+            key = (json.dumps(record.context), record.question)
             if key not in source_of:
-                source_of[key] = f"src-{line}"
-                sources[source_of[key]] = _source(source_of[key], context, question, self.name)
-            responses.append(dataclasses.replace(response, source_id=source_of[key]))
+                source_of[key] = f"src-{record.line}"
+                sources[source_of[key]] = plain_source(source_of[key], record.context, record.question,
+                                                       self.name)
+            responses.append(record.response(source_of[key]))
         return Corpus(self.name, sources, responses, {}, span_labels=True, labelled=False)
 
 
@@ -230,13 +211,13 @@ class SourceIndex:
         self._handle = None
 
     def build(self, problems: _Problems) -> SourceIndex:
-        out, offset = _Collector(self.path), 0
+        out, offset = Collector(self.path), 0
         try:
             with open(self.path, "rb") as handle:
                 for number, raw in enumerate(handle, start=1):
                     start, offset = offset, offset + len(raw)
                     row = decode_line(raw.removeprefix(_BOM) if number == 1 else raw, number, out)
-                    source = _parse_source(row, number, out) if row is not None and check_values(
+                    source = parse_source(row, number, out) if row is not None and check_values(
                         row, number, out) else None
                     if source is not None and source.source_id in self.offsets:
                         out.add(number, "source_id", f"duplicate source_id {source.source_id!r} "
@@ -255,9 +236,9 @@ class SourceIndex:
         offset, number = self.offsets[source_id]
         self._handle.seek(offset)
         raw = self._handle.readline()
-        out = _Collector(self.path)
+        out = Collector(self.path)
         row = decode_line(raw.removeprefix(_BOM) if number == 1 else raw, number, out)
-        source = _parse_source(row, number, out) if row is not None else None
+        source = parse_source(row, number, out) if row is not None else None
         if source is None or source.source_id != source_id:
             raise InputError(f"{self.path}:{number}: changed while it was being read; run the command again")
         return source
@@ -294,9 +275,9 @@ class RagtruthLog(_Log):
         return parts
 
     def _records(self, problems):
-        out = _Collector(self.responses)
+        out = Collector(self.responses)
         for line, row in iter_jsonl(self.responses, out):
-            response = _parse_response(row, line, out)
+            response = parse_response(row, line, out)
             if response is not None and response.source_id not in self.index.offsets:
                 out.add(line, "source_id", f"unknown source_id {response.source_id!r} "
                                            "(no valid row with this id in the source_info file)")
@@ -411,7 +392,7 @@ class PartitionStore:
         _durable_write(self.dir, MANIFEST, (json.dumps(meta, indent=1, ensure_ascii=False) + "\n").encode())
 
     def _write_marker(self) -> None:
-        meta = {"written_by": "evidencechain", "command": _command_line(),
+        meta = {"written_by": "evidencechain", "command": command_line(),
                 "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "files": [MANIFEST, *self.names]}
         _durable_write(self.dir, MARKER, (json.dumps(meta, indent=1) + "\n").encode())
 
@@ -434,9 +415,7 @@ class PartitionStore:
     def _clean_stale(self) -> None:
         """Temporary files of interrupted runs (whose process has ended) are removed."""
         for path in self.dir.iterdir():
-            match = _STAGED.match(path.name)
-            if match and match["name"] in (MANIFEST, MARKER, *self.names) and path.is_file() \
-                    and _is_stale(int(match["pid"]), match["start"]):
+            if path.is_file() and stale_staged_name(path.name) in (MANIFEST, MARKER, *self.names):
                 path.unlink(missing_ok=True)
 
 
@@ -449,13 +428,13 @@ def _difference(old: dict, new: dict) -> str:
 
 def _durable_write(directory: Path, name: str, data: bytes) -> None:
     """Write `directory/name` under a temporary name, fsync it, rename it into place, fsync the directory."""
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.partial-{_owner_tag()}-")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.partial-{owner_tag()}-")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, directory / name)
     except BaseException:
         if os.path.exists(tmp):

@@ -105,6 +105,7 @@ def summary_evidence(source_id: str, article: str) -> Evidence:
 
 
 def passage_text(passage: Any) -> str:
+    """The text of one QA passage: a string, or a record's text field (else the record rendered)."""
     if isinstance(passage, dict):
         for key in ("passage_text", "text", "content", "passage"):
             if isinstance(passage.get(key), str):
