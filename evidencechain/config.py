@@ -254,7 +254,7 @@ def config_from_dict(raw: dict, where: str = "<config>") -> ExperimentConfig:
     for key, value in built.items():
         setattr(config, key, value)
     if not config.detectors.names:
-        from .model import DEFAULT_DETECTORS
+        from .detectors import DEFAULT_DETECTORS
         config.detectors.names = list(DEFAULT_DETECTORS)
     config.path = where
     _check_references(config, where)

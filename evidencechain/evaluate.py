@@ -1,12 +1,32 @@
-"""Result tables of one run, computed from scored tables (each becomes a CSV)."""
+"""Result tables of a run, computed from scored tables (each becomes a CSV): the long metric rows
+of every unit (`metrics.csv`) and the detailed tables of the first unit. The formulas are in
+`metrics`."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .metrics import METRIC_COLUMNS, binary_metrics, span_metrics, span_recall_by_type
-from .model import ScoredTables
+from .detectors import choose_threshold
+from .metrics import (
+    METRIC_COLUMNS,
+    balanced_accuracy,
+    binary_metrics,
+    flagged,
+    flagged_share,
+    span_metrics,
+    span_recall_by_type,
+)
+from .model import EvidenceChain, ScoredTables
+from .plan import UNIT_COLUMNS, Unit
 from .records import Corpus
+from .wordlevel import mean_run_words
+
+FLOOR = "Flag everything (floor)"
+GRID_COLUMNS = [*UNIT_COLUMNS, "relevance", "selection", "aggregation", "checker", "status", "mean_selected",
+                *METRIC_COLUMNS, "calibration_roc_auc", "method"]
+LONG_COLUMNS = [*UNIT_COLUMNS, "level", "method", "family", "aggregation", *METRIC_COLUMNS,
+                "balanced_accuracy", "flagged_share", "flagged_share_calibration", "calibration_roc_auc",
+                "span_rule", "span_words", "span_words_calibration", "span_words_gold", "span_words_gold_calibration"]
 
 
 def _metric_rows(frame: pd.DataFrame, methods: list[str], thresholds: dict, level: str,
@@ -209,3 +229,85 @@ def unit_claim_tables(row: dict, scored: ScoredTables, corpus: Corpus, methods: 
     if scored.features.claims is not None:
         out["copy_rate"] = copy_rate_table(corpus)
     return {name: frame.assign(**row)[[*row, *frame.columns]] for name, frame in out.items() if len(frame)}
+
+
+def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_corpus,
+                 skipped: dict[str, str] | None = None) -> list[dict]:
+    """Long-format rows: every level with labels on both the calibration and test side
+    (none for the `skipped` levels: their sentence labels are only the answer's label repeated)."""
+    rows = []
+    if "word" in model.thresholds[model.primary] and len(scored.tokens):
+        span = span_table(scored, test_corpus, list(model.detector_names))
+        lengths = {"span_words_gold": mean_run_words(scored.tokens, scored.tokens["label"] > 0),
+                   "span_words_gold_calibration": mean_run_words(calibration.tokens, calibration.tokens["label"] > 0)}
+        for r in span.to_dict("records"):
+            name = r["method"]
+            rows.append({**unit.row(), "level": "span", "family": _family(model, name), "aggregation": "",
+                         **{k: v for k, v in r.items() if k in ("method", "precision", "recall", "f1")},
+                         "threshold": model.thresholds[name]["word"], "n": r["gold_chars"],
+                         "span_rule": _span_rule(model, name), **lengths,
+                         "span_words": mean_run_words(scored.tokens, scored.tokens[f"pred_{name}"] > 0),
+                         "span_words_calibration": mean_run_words(calibration.tokens,
+                                                                  calibration.tokens[f"pred_{name}"] > 0)})
+    cal_frames, test_frames = level_frames(calibration), level_frames(scored)
+    for level, frame in test_frames.items():
+        cal = cal_frames.get(level)
+        if cal is None or level in (skipped or {}):
+            continue
+        for name in model.detector_names:
+            cut = model.thresholds[name].get(level)
+            if cut is None:
+                continue
+            col = f"risk_{name}"
+            m = binary_metrics(frame["label"], frame[col], cut, frame.get(f"pred_{name}"))
+            cal_m = binary_metrics(cal["label"], cal[col], cut, cal.get(f"pred_{name}"))
+            rows.append({**unit.row(), "level": level, "method": name,
+                         "family": _family(model, name),
+                         "aggregation": model.aggregation_of(name) if level == "response" else "",
+                         **m, "balanced_accuracy": balanced_accuracy(frame["label"], frame[col], cut,
+                                                                     frame.get(f"pred_{name}")),
+                         "flagged_share": flagged_share(frame, name, cut),
+                         "flagged_share_calibration": flagged_share(cal, name, cut),
+                         "calibration_roc_auc": cal_m["roc_auc"]})
+        if level in ("response", "word"):
+            ones = np.ones(len(frame))
+            rows.append({**unit.row(), "level": level, "method": FLOOR, "family": "floor", "aggregation": "",
+                         **binary_metrics(frame["label"], ones, 1.0),
+                         "balanced_accuracy": 0.5, "flagged_share": 1.0, "flagged_share_calibration": 1.0,
+                         "calibration_roc_auc": float("nan")})
+    return rows
+
+
+def _span_rule(model: EvidenceChain, name: str) -> str:
+    rule = model.span_rules.get(name, {})
+    return f"gap {rule.get('gap', 0)}" + (", drop stop-word-only spans" if rule.get("drop_function_only") else "")
+
+
+def _family(model: EvidenceChain, name: str) -> str:
+    return "supervised" if model.detectors[name].tags()["supervised"] else "unsupervised"
+
+
+def response_method_rows(unit: Unit, result, labels_cal: pd.Series, labels_test: pd.Series) -> list[dict]:
+    """Long rows of response-level families (Provenance, Length), thresholds from calibration."""
+    rows = []
+    for method, (cal, test) in result.scores.items():
+        cut = choose_threshold(labels_cal.to_numpy(), cal.to_numpy(), unit.spec.threshold_metric)
+        rows.append({**unit.row(), "level": "response", "method": method, "family": result.families[method],
+                     "aggregation": "", **binary_metrics(labels_test, test, cut),
+                     "balanced_accuracy": balanced_accuracy(labels_test, test, cut),
+                     "flagged_share": flagged(test, cut), "flagged_share_calibration": flagged(cal, cut),
+                     "calibration_roc_auc": binary_metrics(labels_cal, cal, cut)["roc_auc"]})
+    return rows
+
+
+def grid_rows(unit: Unit, result, labels_cal: pd.Series, labels_test: pd.Series) -> list[dict]:
+    """Every Provenance configuration's test metrics at its calibration threshold."""
+    rows = []
+    for r in result.grid:
+        row = {**unit.row(), **{k: v for k, v in r.items() if k != "_scores"}}
+        if "_scores" in r:
+            cal, test = r["_scores"]
+            cut = choose_threshold(labels_cal.to_numpy(), cal.to_numpy(), unit.spec.threshold_metric)
+            row.update(binary_metrics(labels_test, test, cut))
+        rows.append(row)
+    return rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import platform
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -21,10 +22,12 @@ from .evaluate import (
     span_table,
     thresholds_table,
 )
+from .features import FeatureTables
 from .io import atomic_write_text, sha256_file, write_csv
 from .metrics import METRIC_COLUMNS, binary_metrics
-from .model import EvidenceChain
-from .runinfo import code_commit, versions
+from .model import EvidenceChain, ScoredTables
+from .plan import Unit, detector_params, skipped_levels
+from .runinfo import Stopwatch, code_commit, versions
 from .text.nlp import load_pipeline
 from .version import __version__
 
@@ -81,10 +84,11 @@ def ablation_table(model: EvidenceChain, params: dict, train, calibration, test,
     if model.features.semantic:
         variants[SEMANTIC_VARIANT] = (*ABLATIONS["All evidence-chain features"], "semantic")
     for variant, groups in variants.items():
-        sub = EvidenceChain((name,), name, model.features, model.random_state, model.response_aggregation,
-                            {name: {**params.get(name, {}), "groups": groups}},
-                            threshold_metric=model.threshold_metric)
-        sub.extractor = model.extractor
+        sub = EvidenceChain.from_parts(model.extractor, detectors=(name,), primary=name, features=model.features,
+                                       random_state=model.random_state,
+                                       response_aggregation=model.response_aggregation,
+                                       detector_params={name: {**params.get(name, {}), "groups": groups}},
+                                       threshold_metric=model.threshold_metric)
         sub.fit_tables(train, calibration, span_labels=span_labels)
         scored = sub.score_tables(test)
         for level, frame in level_frames(scored).items():
@@ -95,10 +99,37 @@ def ablation_table(model: EvidenceChain, params: dict, train, calibration, test,
     return pd.DataFrame(rows, columns=["variant", "detector", "level", *METRIC_COLUMNS])
 
 
-def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: list, details, long,
-                  watch, started: float, skipped_levels) -> None:
+@dataclass
+class UnitDetails:
+    """One scored unit: its model, feature tables and scored test tables."""
+
+    unit: Unit
+    model: EvidenceChain
+    train: FeatureTables
+    calibration: FeatureTables
+    test: FeatureTables
+    scored: ScoredTables
+
+
+@dataclass
+class RunDetails:
+    """What the detailed outputs are written from: the run and its first unit."""
+
+    config: ExperimentConfig
+    corpora: dict
+    units: list[Unit]
+    first: UnitDetails
+    watch: Stopwatch
+    started: float
+    """time.time() at the start of the run."""
+
+
+def write_details(stage: Path, details: RunDetails) -> None:
     """Per-level metrics, scored tables, model, dataset tables and run.json of the first unit."""
-    unit, model, train, calibration, test, scored = details
+    config, corpora, units, watch = details.config, details.corpora, details.units, details.watch
+    first = details.first
+    unit, model, train, calibration, test, scored = (first.unit, first.model, first.train, first.calibration,
+                                                     first.test, first.scored)
     names = list(model.detector_names)
     skipped = skipped_levels(unit, corpora)
     span_labels = "word" not in skipped
@@ -114,11 +145,10 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
     if (scored.sentences["gold_chunk"] >= 0).any():
         results["attribution"] = attribution_accuracy(scored.sentences)
     if config.evaluation.ablation:
-        from .runner import detector_params
         results["ablation"] = ablation_table(model, detector_params(config, unit), train, calibration, test,
                                              span_labels, config.evaluation.ablation_detector)
-    parts = {"train": (unit.fit, model._score_tables(train, False)),
-             "calibration": (unit.calibration, model._score_tables(calibration, False)),
+    parts = {"train": (unit.fit, model.risk_tables(train)),
+             "calibration": (unit.calibration, model.risk_tables(calibration)),
              "test": (unit.test, scored)}
     described = [corpora[unit.test].corpus]
     results.update(dataset_tables(parts, described))
@@ -162,7 +192,7 @@ def write_details(stage: Path, config: ExperimentConfig, corpora: dict, units: l
         "stage_seconds": {k: round(v, 3) for k, v in watch.seconds.items()},
         "feature_families": watch.families,
         "method_seconds": {k: round(v, 3) for k, v in model.timings.items()},
-        "wall_seconds": round(time.time() - started, 3),
+        "wall_seconds": round(time.time() - details.started, 3),
         "outputs": sorted([p.name for p in stage.iterdir() if p.is_file()] + ["run.json"]),
     }
     atomic_write_text(stage / "run.json", json.dumps(run, indent=2, sort_keys=True, default=str) + "\n")

@@ -1,5 +1,8 @@
-"""Detection metrics at word, sentence, response and span level."""
+"""Every metric formula of the package: detection metrics at word, sentence, response and span
+level, balanced accuracy, flagged shares, and the one character-overlap span F1."""
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -41,26 +44,43 @@ def binary_metrics(y_true, scores, threshold: float, predicted=None) -> dict[str
     }
 
 
+def balanced_accuracy(y, scores, threshold: float, predicted=None) -> float:
+    """Balanced accuracy of scores >= threshold, or of the given decisions (`predicted`)."""
+    y = np.asarray(y).astype(bool)
+    pred = np.asarray(scores, dtype=float) >= threshold if predicted is None else np.asarray(predicted).astype(bool)
+    if y.all() or not y.any():
+        return float("nan")
+    return float(0.5 * (pred[y].mean() + (~pred[~y]).mean()))
+
+
+def flagged(scores, threshold: float) -> float:
+    """Share of scores >= threshold (NaN for no scores)."""
+    s = np.asarray(scores, dtype=float)
+    return float((s >= threshold).mean()) if len(s) else float("nan")
+
+
+def flagged_share(frame: pd.DataFrame, name: str, threshold: float) -> float:
+    """Share of `frame` flagged by `name`: its decisions (words after the span rule) when present."""
+    if f"pred_{name}" in frame and len(frame):
+        return float(frame[f"pred_{name}"].mean())
+    return flagged(frame[f"risk_{name}"], threshold)
+
+
 def _nonspace(text: str, lo: int, hi: int) -> set[int]:
     return {i for i in range(lo, hi) if not text[i].isspace()}
 
 
-def span_metrics(responses: dict[str, tuple[str, list[tuple[int, int]]]],
-                 parsed: dict[str, ParsedText], tokens: pd.DataFrame, predicted: np.ndarray
+def span_overlap(answers: Iterable[tuple[str, Iterable[tuple[int, int]], Iterable[tuple[int, int]]]]
                  ) -> dict[str, float]:
-    """Character-overlap span P/R/F1 (RAGTruth protocol), micro-averaged over responses.
+    """Character-overlap span P/R/F1 (RAGTruth protocol), micro-averaged over answers.
 
-    `responses` maps response_id to (text, gold spans). Predicted spans are runs of
-    predicted tokens (see `tokens_to_spans`); whitespace characters are not counted.
+    `answers` gives (text, gold spans, predicted spans) per answer, spans as (start, end);
+    whitespace characters are not counted. The one span F1 of the package: `span_metrics`
+    (predicted word masks) and `span_f1` (detection results) both end here.
     """
-    pred = pd.Series(np.asarray(predicted, dtype=bool), index=tokens.index)
     overlap = pred_chars = gold_chars = 0
-    for rid, rows in tokens.groupby("response_id", sort=False).groups.items():
-        text, gold = responses[rid]
-        doc = parsed[rid]
-        mask = np.zeros(len(doc), dtype=bool)
-        mask[tokens.loc[rows, "token_index"].to_numpy()] = pred.loc[rows].to_numpy()
-        p = set().union(*[_nonspace(text, a, b) for a, b, _ in tokens_to_spans(doc, mask)])
+    for text, gold, predicted in answers:
+        p = set().union(*[_nonspace(text, a, b) for a, b in predicted])
         g = set().union(*[_nonspace(text, a, b) for a, b in gold])
         overlap += len(p & g)
         pred_chars += len(p)
@@ -72,10 +92,32 @@ def span_metrics(responses: dict[str, tuple[str, list[tuple[int, int]]]],
             "predicted_chars": pred_chars, "gold_chars": gold_chars, "overlap_chars": overlap}
 
 
-def _predicted_chars(text: str, doc: ParsedText, token_index: np.ndarray, flags: np.ndarray) -> set[int]:
+def span_metrics(responses: dict[str, tuple[str, list[tuple[int, int]]]],
+                 parsed: dict[str, ParsedText], tokens: pd.DataFrame, predicted: np.ndarray
+                 ) -> dict[str, float]:
+    """`span_overlap` of predicted word masks: predicted spans are runs of predicted tokens
+    (see `tokens_to_spans`); `responses` maps response_id to (text, gold spans)."""
+    pred = np.asarray(predicted, dtype=bool)
+    order = tokens["token_index"].to_numpy()
+
+    def answers():
+        for rid, rows in tokens.groupby("response_id", sort=False).indices.items():
+            text, gold = responses[rid]
+            yield text, gold, _predicted_spans(parsed[rid], order[rows], pred[rows])
+    return span_overlap(answers())
+
+
+def span_f1(corpus, results) -> float:
+    """Span F1 of detection results (`results.DetectionResult`, one per answer of `corpus`)."""
+    return span_overlap((r.response, [(lab.start, lab.end) for lab in r.labels],
+                         [(s.start, s.end) for s in result.spans])
+                        for r, result in zip(corpus.responses, results))["f1"]
+
+
+def _predicted_spans(doc: ParsedText, token_index: np.ndarray, flags: np.ndarray) -> list[tuple[int, int]]:
     mask = np.zeros(len(doc), dtype=bool)
     mask[token_index] = flags
-    return set().union(*[_nonspace(text, a, b) for a, b, _ in tokens_to_spans(doc, mask)])
+    return [(a, b) for a, b, _ in tokens_to_spans(doc, mask)]
 
 
 def span_recall_by_type(responses: dict[str, tuple[str, list[tuple[int, int, str]]]],
@@ -89,7 +131,8 @@ def span_recall_by_type(responses: dict[str, tuple[str, list[tuple[int, int, str
         text, gold = responses[rid]
         if not gold:
             continue
-        p = _predicted_chars(text, parsed[rid], tokens["token_index"].to_numpy()[rows], pred[rows])
+        p = set().union(*[_nonspace(text, a, b) for a, b in
+                           _predicted_spans(parsed[rid], tokens["token_index"].to_numpy()[rows], pred[rows])])
         for a, b, kind in gold:
             g = _nonspace(text, a, b)
             t = totals.setdefault(kind, [0, 0, 0])

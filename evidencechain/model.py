@@ -2,7 +2,8 @@
 
     model = EvidenceChain().fit(train_corpus, calibration_corpus)
     scored = model.score(test_corpus)            # sentence / token / response tables
-    result = model.predict(answer_text, source)  # sentences with evidence, hallucinated spans
+    result = model.predict(answer_text, source)  # a DetectionResult: verdict, sentences, spans
+    model = EvidenceChain.from_parts(extractor, fitted_detectors, ...).calibrate(calibration_tables)
     model.save("model/"); EvidenceChain.load("model/")
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
 from .data.validation import check_answer_text, evidence_over_limit
 from .detectors import (
+    DEFAULT_DETECTORS,
     DETECTORS,
     THRESHOLD_RULES,
     FitDataError,
@@ -34,7 +36,6 @@ from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
 from .modelfile import (
     MODEL_FILE,
-    MissingModelError,  # noqa: F401 - re-exported: evidencechain.model.MissingModelError
     checksums,
     dump_model,
     load_model,
@@ -42,15 +43,12 @@ from .modelfile import (
     verify_files,
 )
 from .records import Corpus, Response, Source
+from .results import DetectionResult, results_from_scored
 from .text.parse import ParseCache
-from .text.spans import tokens_to_spans
 from .version import __version__
 from .wordlevel import choose_span_rule, refine_word_mask
 
 ALL_DETECTORS = tuple(DETECTORS)
-DEFAULT_DETECTORS = tuple(n for n, c in DETECTORS.items()
-                          if not c.tags()["needs_tokens"] and c.tags()["level"] == "sentence")
-"""The detectors fitted by default: sentence methods that need no word labels to fit."""
 LEVELS = ("sentence", "word", "response")
 RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
 """Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
@@ -67,39 +65,6 @@ class ScoredTables:
     tokens: pd.DataFrame
     responses: pd.DataFrame
     features: FeatureTables = field(repr=False)
-
-
-@dataclass
-class SentencePrediction:
-    start: int
-    end: int
-    text: str
-    risk: float
-    hallucinated: bool
-    evidence_chunk: str
-    evidence_text: str
-    evidence_score: float
-
-
-@dataclass
-class SpanPrediction:
-    start: int
-    end: int
-    text: str
-    score: float
-
-
-@dataclass
-class Prediction:
-    detector: str
-    risk: float
-    hallucinated: bool
-    sentences: list[SentencePrediction]
-    spans: list[SpanPrediction]
-    status: str = STATUS_SCORED
-    """'scored', or why there was nothing to score (an empty answer: risk 0, not hallucinated)."""
-    note: str = ""
-    """Why `spans` is empty although the answer was scored, when there is a reason to say."""
 
 
 class EvidenceChain:
@@ -129,6 +94,27 @@ class EvidenceChain:
         """Per detector, the span rule (`wordlevel.refine_word_mask`) chosen on calibration words."""
         self.timings: dict[str, float] = {}
         """Seconds each detector spent fitting and scoring (not part of any CSV)."""
+
+    @classmethod
+    def from_parts(cls, extractor: FeatureExtractor, fitted: dict[str, Method] | None = None,
+                   **settings) -> EvidenceChain:
+        """A model on an already fitted feature extractor, with detectors already fitted on its
+        tables (`fitted`: then `calibrate` is next) or none (then `fit_detectors` or `fit_tables`).
+
+        `settings` are the constructor's parameters; the names of `fitted` must be its
+        `detectors` (default: the names of `fitted`, in order)."""
+        if fitted is not None:
+            settings.setdefault("detectors", tuple(fitted))
+        model = cls(**settings)
+        if not isinstance(extractor, FeatureExtractor):
+            raise ConfigError(f"extractor must be a fitted FeatureExtractor, got {type(extractor).__name__}")
+        model.extractor = extractor
+        if fitted is not None:
+            if tuple(fitted) != model.detector_names:
+                raise ConfigError(f"fitted detectors {tuple(fitted)} do not match the detector names "
+                                  f"{model.detector_names}")
+            model.detectors = dict(fitted)
+        return model
 
     # -- fitting -------------------------------------------------------------------------
     def fit(self, train: Corpus, calibration: Corpus, progress: bool = True) -> EvidenceChain:
@@ -176,7 +162,7 @@ class EvidenceChain:
         for det in self.detectors.values():
             det.calibrate(calibration, labels)
         self.aggregations = self._choose_aggregations(calibration)
-        scored = self._score_tables(calibration, with_predictions=False)
+        scored = self.risk_tables(calibration)
         for name in self.detector_names:
             levels = {
                 "sentence": choose_threshold(scored.sentences["label"], scored.sentences[f"risk_{name}"],
@@ -227,12 +213,21 @@ class EvidenceChain:
     def score(self, corpus: Corpus, progress: bool = True) -> ScoredTables:
         return self.score_tables(self.transform(corpus, progress), corpus)
 
-    def score_tables(self, tables: FeatureTables, corpus: Corpus | None = None) -> ScoredTables:
+    def score_tables(self, tables: FeatureTables, corpus: Corpus | None = None,
+                     evidence: bool = True) -> ScoredTables:
+        """Every detector's risk and decision (`risk_<name>`, `pred_<name>`) at each level; with
+        `evidence`, each sentence's evidence chunk too (`attribution.attach_chunks`)."""
         self._require_fitted()
         scored = self._score_tables(tables, with_predictions=True)
-        evidence = attach_chunks(scored.sentences, tables.indices)
-        scored.sentences = pd.concat([scored.sentences, evidence], axis=1)
+        if evidence:
+            chunks = attach_chunks(scored.sentences, tables.indices)
+            scored.sentences = pd.concat([scored.sentences, chunks], axis=1)
         return scored
+
+    def risk_tables(self, tables: FeatureTables) -> ScoredTables:
+        """Every detector's risk (`risk_<name>`) at each level, without decisions: what
+        calibration and dataset summaries need (usable before thresholds are chosen)."""
+        return self._score_tables(tables, with_predictions=False)
 
     def _score_tables(self, tables: FeatureTables, with_predictions: bool) -> ScoredTables:
         sentences = tables.sentences.copy()
@@ -278,39 +273,23 @@ class EvidenceChain:
         return np.where(has_sentences, agg.to_numpy(dtype=float), 0.0)
 
     def predict(self, response: str, source: Source, model: str = "unknown",
-                temperature: float = 0.0, detector: str | None = None) -> Prediction:
-        """Score one answer against its source: per-sentence risk with evidence, and spans.
+                temperature: float = 0.0, detector: str | None = None) -> DetectionResult:
+        """Score one answer against its source: the `DetectionResult` that `Detector.predict`
+        returns (verdict, per-sentence risk with evidence, spans; see `results`).
 
-        An empty (or whitespace-only) answer has nothing to check: no sentences, risk 0, not
-        hallucinated, status 'empty: nothing to check'.
+        An empty (or whitespace-only) answer has nothing to check: no sentences, risk 0, verdict
+        'nothing to check'.
         """
         self._require_fitted()
-        name = self._predict_detector(detector)
+        name = self.detector_for(detector)
         _check_predict_args(response, source, model, temperature)
         corpus = Corpus("predict", {source.source_id: source},
                         [Response("0", source.source_id, model, temperature, (), "test", "good", response)])
         scored = self.score(corpus, progress=False)
-        s, t = scored.sentences, scored.tokens
-        sentences = [
-            SentencePrediction(int(r["start"]), int(r["end"]), r["text"], float(r[f"risk_{name}"]),
-                               bool(r[f"pred_{name}"]), r["evidence_chunk"], r["evidence_text"],
-                               float(r["evidence_score"]))
-            for r in s.to_dict("records")
-        ]
-        spans = []
-        if len(t) and f"pred_{name}" in t:
-            doc = scored.features.parsed["0"]
-            for a, b, score in tokens_to_spans(doc, t[f"pred_{name}"].to_numpy() > 0,
-                                               t[f"risk_{name}"].to_numpy()):
-                spans.append(SpanPrediction(a, b, response[a:b], score))
-        row = scored.responses.iloc[0]
-        note = "" if "word" in self.thresholds[name] else (
-            "no word-level threshold: this model was calibrated on response-level labels only, "
-            "so it gives sentence and response verdicts but no spans")
-        return Prediction(name, float(row[f"risk_{name}"]), bool(row[f"pred_{name}"]), sentences, spans,
-                          row["status"], note)
+        return results_from_scored(self, name, corpus, scored)[0]
 
-    def _predict_detector(self, detector: str | None) -> str:
+    def detector_for(self, detector: str | None) -> str:
+        """The fitted detector a prediction reports: `detector`, or the primary one when None."""
         name = self.primary if detector is None else detector
         if not isinstance(name, str) or name not in self.detectors:
             fitted = tuple(self.detectors)

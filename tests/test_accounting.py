@@ -107,8 +107,8 @@ def test_predict_on_an_empty_answer(model):
         result = model.predict(answer, source)
         assert result.sentences == [] and result.spans == []
         assert result.risk == 0.0 and result.hallucinated is False
-        assert result.status == STATUS_EMPTY
-    assert model.predict("A plane landed on a highway.", source).status == STATUS_SCORED
+        assert result.verdict == "nothing to check" and result.note == STATUS_EMPTY
+    assert model.predict("A plane landed on a highway.", source).verdict != "nothing to check"
 
 
 # --------------------------------------------------------------- what check and load refuse

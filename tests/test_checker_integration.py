@@ -46,7 +46,7 @@ def test_absent_checker_has_a_reason(tmp_path):
 
 
 def test_runner_skips_checker_detectors_without_a_checker(tmp_path):
-    from evidencechain.runner import unit_detectors
+    from evidencechain.plan import unit_detectors
 
     base = {"corpora": {"a": {"format": "cliff", "path": "x"}}, "evaluations": [{"fit": "a", "test": ["a"]}],
             "features": {"checker": str(tmp_path / "missing")},

@@ -8,8 +8,8 @@ import pytest
 
 from evidencechain.detectors import make_detector
 from evidencechain.evaluate import no_info_table, triplet_verdict_table
+from evidencechain.plan import unit_detectors
 from evidencechain.records import Corpus, Label, Response, SentenceGold, Source
-from evidencechain.runner import unit_detectors
 
 
 def _counts(rows):

@@ -273,7 +273,7 @@ def test_tables_beside_jsonl_from_plain_input(tmp_path):
 def test_span_type_follows_the_learned_checker_unless_a_number_or_name_conflicts():
     import numpy as np
 
-    from evidencechain.detect.results import _span_type, _Tokens
+    from evidencechain.results import _span_type, _Tokens
 
     def toks(mismatch):
         z = np.zeros(2)

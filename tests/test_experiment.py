@@ -282,7 +282,7 @@ def test_predict_api_returns_sentences_with_evidence_and_spans(spied_run):
     assert [s.text for s in result.sentences] == [
         "The Harbor Museum was founded by Alice Moreno in 1987.", "It holds 7,100 paintings."]
     first, second = result.sentences
-    assert first.evidence_chunk == "new#0" and second.evidence_chunk == "new#1"
+    assert first.evidence.chunk == 0 and second.evidence.chunk == 1
     assert second.risk > first.risk
     assert any("7,100" in span.text for span in result.spans)
     assert not any("Alice" in span.text for span in result.spans)

@@ -646,10 +646,10 @@ def test_predict_odd_answers(model, answer, sid, detector):
     pred = model.predict(answer, SOURCES[sid], detector=detector)
     assert 0.0 <= pred.risk <= 1.0 and pred.detector == detector
     if is_empty_answer(answer):
-        assert pred.status == STATUS_EMPTY and pred.risk == 0.0 and not pred.hallucinated
-        assert pred.sentences == [] and pred.spans == []
+        assert pred.note == STATUS_EMPTY and pred.risk == 0.0 and not pred.hallucinated
+        assert pred.verdict == "nothing to check" and pred.sentences == [] and pred.spans == []
         return
-    assert pred.status == STATUS_SCORED
+    assert pred.verdict != "nothing to check"
     for s in pred.sentences:
         assert answer[s.start:s.end] == s.text and 0.0 <= s.risk <= 1.0
     last = 0

@@ -26,13 +26,13 @@ from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
 from evidencechain.data.validation import MAX_EVIDENCE_CHARS, MAX_RESPONSE_CHARS, DataValidationError
 from evidencechain.detect import Detector
 from evidencechain.detect.output import STYLE, pretty, terminal_safe
-from evidencechain.detect.results import DetectionResult, EvidenceRef, SentenceResult, Span
 from evidencechain.detectors import FitDataError
 from evidencechain.errors import ConfigError, EvidenceChainError, InputError
 from evidencechain.features import FeatureConfig
 from evidencechain.features import sentences as sentence_features
 from evidencechain.model import EvidenceChain
 from evidencechain.records import Corpus, Response, Source
+from evidencechain.results import DetectionResult, EvidenceRef, SentenceResult, Span
 
 ROOT = Path(__file__).resolve().parents[1]
 RAGTRUTH_VALID = ROOT / "tests" / "fixtures" / "ragtruth" / "valid"

@@ -4,7 +4,7 @@ page itself)."""
 from __future__ import annotations
 
 from evidencechain.detect.html import answer_html, compared_words, evidence_html
-from evidencechain.detect.results import DetectionResult, EvidenceRef, SentenceResult, Span
+from evidencechain.results import DetectionResult, EvidenceRef, SentenceResult, Span
 
 
 def test_a_flagged_number_is_compared_with_the_evidence_numbers_and_a_name_with_its_names():

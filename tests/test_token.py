@@ -106,7 +106,8 @@ def test_a_model_calibrated_on_response_labels_says_why_it_gives_no_spans():
     assert "word" not in model.thresholds["EvidenceChain_LR"]
     source = Source("s", "QA", "MARCO", {"question": "When?", "passages": "It opened in 1987."}, "Answer.")
     result = model.predict("It opened in 1991.", source)
-    assert result.spans == [] and "no word-level threshold" in result.note
+    assert "no word-level threshold" in result.note
+    assert all(span.level == "sentence" for span in result.spans)  # none passed a word threshold
 
 
 def _words(flags, stop, punct=None, sentence=None):
@@ -150,7 +151,7 @@ def test_span_rule_is_chosen_on_calibration_words():
 
 
 def test_balanced_accuracy_follows_the_decisions_given():
-    from evidencechain.runner import balanced_accuracy
+    from evidencechain.metrics import balanced_accuracy
     y, risk = np.array([1, 1, 0, 0]), np.array([0.9, 0.1, 0.1, 0.1])
     assert balanced_accuracy(y, risk, 0.5) == 0.75
     assert balanced_accuracy(y, risk, 0.5, np.array([1, 1, 0, 0])) == 1.0   # e.g. a bridged word

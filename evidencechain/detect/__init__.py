@@ -14,8 +14,8 @@ from ._light import import_spacy_without_torch
 
 import_spacy_without_torch()
 
+from ..results import DetectionResult, EvidenceRef, SentenceResult, Span  # noqa: E402
 from .api import Detector  # noqa: E402
-from .results import DetectionResult, EvidenceRef, SentenceResult, Span  # noqa: E402
 from .tables import detect_files  # noqa: E402
 
 __all__ = ["DetectionResult", "Detector", "EvidenceRef", "SentenceResult", "Span", "detect_files"]

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ..errors import ConfigError, ModelError
+from ..results import DetectionResult
 from ._light import one_openmp_thread
-from .results import DetectionResult
 
 log = logging.getLogger(__name__)
 DEVICES = ("cpu", "cuda", "auto")
@@ -35,7 +35,7 @@ class Detector:
         self.model = model
         self.path = Path(path) if path is not None else None
         """The model directory (None for a model given as an object)."""
-        self.detector = model._predict_detector(detector)
+        self.detector = model.detector_for(detector)
         self.name = name
         """How results name the model: 'default-<key>' or the model directory."""
         self.card = card or {}
@@ -103,7 +103,7 @@ class Detector:
         from tqdm.auto import tqdm
 
         from ..records import Corpus
-        from .results import results_from_scored
+        from ..results import results_from_scored
 
         responses = corpus.responses
         bar = tqdm(total=len(responses), desc="detect", unit="answer", disable=not progress, leave=False,

@@ -242,8 +242,8 @@ def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
 
 def evaluate(model, detector: str, data: Labelled) -> dict:
     """`detect`'s verdict F1 on every answer of `data`, span F1 on those with known words."""
-    from ..metrics import binary_metrics
-    from .results import results_from_scored, span_f1
+    from ..metrics import binary_metrics, span_f1
+    from ..results import results_from_scored
 
     scored = model.score_tables(data.tables)
     results = results_from_scored(model, detector, data.corpus, scored)

@@ -24,9 +24,8 @@ RAGTRUTH_QA = Path("../shared/data/ragtruth_qa")
 
 def ragtruth_qa_metrics(detector, data_dir: Path) -> dict:
     """Answer and span F1 of `detector`'s own verdicts and spans on the RAGTruth QA answers."""
-    from ..metrics import binary_metrics
+    from ..metrics import binary_metrics, span_f1
     from .inputs import read_ragtruth
-    from .results import span_f1
 
     corpus = read_ragtruth(data_dir / "response.jsonl", data_dir / "source_info.jsonl")
     t0 = time.perf_counter()

@@ -191,8 +191,8 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
 
 def _level_metrics(model, corpus) -> dict[str, dict[str, float]]:
     """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split."""
-    from ..metrics import binary_metrics
-    from .results import results_from_scored, span_f1
+    from ..metrics import binary_metrics, span_f1
+    from ..results import results_from_scored
 
     scored = model.score(corpus, progress=False)
     out = {}

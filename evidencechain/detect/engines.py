@@ -69,7 +69,7 @@ def _scalar_columns(pa) -> dict:
     scalar field gets its own column); a nullable field is typed by its other member."""
     import typing
 
-    from .results import DetectionResult
+    from ..results import DetectionResult
 
     types = {str: pa.string(), float: pa.float64(), int: pa.int64(), bool: pa.bool_()}
     columns = {}

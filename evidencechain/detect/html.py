@@ -18,8 +18,8 @@ import time
 from importlib import resources
 
 from ..features.numeric import ORDINALS, WORD_NUMBERS
+from ..results import DetectionResult
 from ..version import __version__
-from .results import DetectionResult
 
 VERDICT_CLASS = {"hallucinated": "hallucinated", "supported": "supported", "nothing to check": "nothing"}
 

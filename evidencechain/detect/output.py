@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import OutputError
 from ..io import check_parent_is_directory, current_umask
-from .results import DetectionResult
+from ..results import DetectionResult
 
 
 def check_output_file(path: str | Path, force: bool = False, inputs: Iterable[str | Path | None] = (),

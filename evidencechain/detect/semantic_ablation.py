@@ -23,7 +23,7 @@ import pandas as pd
 
 from evidencechain.detect import default
 from evidencechain.features.semantic.build_suite import sources
-from evidencechain.metrics import binary_metrics
+from evidencechain.metrics import balanced_accuracy, binary_metrics
 from evidencechain.model import EvidenceChain
 from evidencechain.text.parse import ParseCache
 
@@ -82,16 +82,10 @@ def _benchmark(name: str, data: Path):
             corpus.subset(response_ids=held, name=f"{name}:test"))
 
 
-def _balanced(labels: np.ndarray, pred: np.ndarray) -> float:
-    tpr = (pred & (labels == 1)).sum() / max(1, (labels == 1).sum())
-    tnr = (~pred & (labels == 0)).sum() / max(1, (labels == 0).sum())
-    return float((tpr + tnr) / 2)
-
-
 def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
     best, cut = -1.0, 0.5
     for t in np.unique(risk):
-        score = _balanced(labels, risk >= t)
+        score = balanced_accuracy(labels, risk, t)
         if score > best:
             best, cut = score, t
     return float(cut)
@@ -99,7 +93,8 @@ def _best_balanced(labels: np.ndarray, risk: np.ndarray) -> float:
 
 def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> list[dict]:
     """Answer F1 and span F1 (as `detect` gives spans) at the model's calibrated thresholds."""
-    from evidencechain.detect.results import results_from_scored, span_f1
+    from evidencechain.metrics import span_f1
+    from evidencechain.results import results_from_scored
 
     scored = model.score(corpus, progress=False)
     rows = []
@@ -136,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 y, risk = test["label"].to_numpy(), test[f"risk_{det}"].to_numpy()
                 m = binary_metrics(y, risk, cut)
                 rows.append({"benchmark": bench, "variant": variant, "detector": det,
-                             "balanced_accuracy": round(_balanced(y, risk >= cut), 4),
+                             "balanced_accuracy": round(balanced_accuracy(y, risk, cut), 4),
                              "roc_auc": round(m["roc_auc"], 4), "answers": len(test)})
                 print(rows[-1], flush=True)
     table = pd.DataFrame(rows)

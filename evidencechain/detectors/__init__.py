@@ -17,6 +17,10 @@ DETECTORS.update({
     cls.name: cls for cls in (Lexical, BM25, TFIDF, NLIRules, EvidenceChainLR, EvidenceChainRF, EvidenceChainToken,
                                EvidenceChainNLI, RefChecker, RefCheckerNLI, RAGHalu, ProvenanceMethod)
 })
+DEFAULT_DETECTORS = tuple(n for n, c in DETECTORS.items()
+                          if not c.tags()["needs_tokens"] and c.tags()["level"] == "sentence")
+"""The detectors fitted by default (a model's, a config's without `names`): sentence methods that
+need no word labels to fit."""
 
 
 def feature_families(names, detector_params: dict | None = None) -> set[str]:

@@ -28,9 +28,9 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..text.chunks import build_evidence, passage_text
-from ..text.spans import tokens_to_spans
-from ..wordlevel import token_evidence
+from .text.chunks import build_evidence, passage_text
+from .text.spans import tokens_to_spans
+from .wordlevel import token_evidence
 
 VERDICTS = ("hallucinated", "supported", "nothing to check")
 SUPPORTED_SHARE = 0.5
@@ -336,15 +336,3 @@ def _fallback_spans(sentences: list[SentenceResult], toks: _Tokens, doc, sents: 
                               "sentence", s.index))
             spread = True
     return sorted(spans, key=lambda x: x.start), spread
-
-
-def span_f1(corpus, results: list[DetectionResult]) -> float:
-    """Character-overlap span F1 (RAGTruth protocol, whitespace not counted), micro-averaged."""
-    overlap = pred = gold = 0
-    for response, result in zip(corpus.responses, results):
-        text = response.response
-        g = {i for lab in response.labels for i in range(lab.start, lab.end) if not text[i].isspace()}
-        p = {i for s in result.spans for i in range(s.start, s.end) if not text[i].isspace()}
-        overlap, pred, gold = overlap + len(g & p), pred + len(p), gold + len(g)
-    precision, recall = (overlap / pred if pred else 0.0), (overlap / gold if gold else 0.0)
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
