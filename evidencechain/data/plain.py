@@ -27,13 +27,14 @@ from typing import Any
 from ..errors import ConfigError, InputError
 from ..records import LABEL_TYPES, Corpus, Label, Response, Source
 from .validation import (
+    INVALID,
     MAX_EVIDENCE_CHARS,
     MAX_PROBLEMS,
-    TOO_DEEP,
     Collector,
     DataValidationError,
     answer_over_limit,
     check_values,
+    decode_json,
     decode_line,
     evidence_over_limit,
     is_finite_number,
@@ -118,22 +119,11 @@ def _csv_row(row: dict, line: int, out: Collector) -> dict | None:
     row = dict(row)
     context = row.get("context")
     if isinstance(context, str) and context.lstrip().startswith("["):
-        try:
-            row["context"] = json.loads(context)
-        except json.JSONDecodeError:
-            pass
-        except RecursionError:
-            out.add(line, "context", TOO_DEEP)
-            return None
+        row["context"] = decode_json(context, line, "context", out, lenient=True)
     if "spans" in row:
-        try:
-            row["spans"] = json.loads(row["spans"])
-        except json.JSONDecodeError as exc:
-            out.add(line, "spans", f"malformed JSON: {exc.msg} (column {exc.colno})")
-            return None
-        except RecursionError:
-            out.add(line, "spans", TOO_DEEP)
-            return None
+        row["spans"] = decode_json(row["spans"], line, "spans", out)
+    if row.get("context") is INVALID or row.get("spans") is INVALID:
+        return None
     try:
         row["temperature"] = float(row.get("temperature", 0.0))
     except ValueError:

@@ -163,6 +163,30 @@ def _text_chars(value: Any) -> int:
 
 # -- lines of JSON -----------------------------------------------------------------------------
 
+INVALID = object()
+"""What `decode_json` returns for text that is not JSON (its problem recorded)."""
+
+
+def decode_json(text: str, line: int, field: str, out: Collector, lenient: bool = False) -> Any:
+    """`text` decoded as JSON, or INVALID with the problem recorded in `out` (line and field).
+    `lenient`: text that is merely not JSON is returned as it is (nesting too deep is still refused)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        out.add(line, field, TOO_DEEP)
+        return INVALID
+    except json.JSONDecodeError as exc:
+        if lenient:
+            return text
+        out.add(line, field, f"malformed JSON: {exc.msg} (column {exc.colno})")
+        return INVALID
+    except ValueError as exc:
+        if lenient:
+            return text
+        out.add(line, field, f"malformed JSON: {exc}")
+        return INVALID
+
+
 def decode_line(raw: bytes, number: int, out: Collector) -> dict | None:
     """The JSON object on one line, or None (blank, or a problem recorded in `out`)."""
     try:
@@ -172,16 +196,8 @@ def decode_line(raw: bytes, number: int, out: Collector) -> dict | None:
         return None
     if not text.strip():
         return None
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as exc:
-        out.add(number, "-", f"malformed JSON: {exc.msg} (column {exc.colno})")
-        return None
-    except RecursionError:
-        out.add(number, "-", TOO_DEEP)
-        return None
-    except ValueError as exc:
-        out.add(number, "-", f"malformed JSON: {exc}")
+    row = decode_json(text, number, "-", out)
+    if row is INVALID:
         return None
     if not isinstance(row, dict):
         out.add(number, "-", f"expected a JSON object, got {type_name(row)}")
