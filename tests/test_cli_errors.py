@@ -295,10 +295,13 @@ def test_ctrl_c_exits_130_with_one_line(capsys, monkeypatch):
 
 
 def test_ctrl_c_while_generating_leaves_nothing_behind(tmp_path):
-    child = _subprocess(["data", "audit", "--out", str(tmp_path / "audit")], tmp_path)
-    deadline = time.monotonic() + 120
-    while not list(tmp_path.glob(".audit.partial-*")) and child.poll() is None and time.monotonic() < deadline:
+    # --scale 3: the staging directory lives for seconds, so the signal lands inside it
+    child = _subprocess(["data", "audit", "--scale", "3", "--out", str(tmp_path / "audit")], tmp_path)
+    deadline, staged = time.monotonic() + 120, False
+    while not staged and child.poll() is None and time.monotonic() < deadline:
+        staged = bool(list(tmp_path.glob(".audit.partial-*")))
         time.sleep(0.02)
+    assert staged, f"no staging directory seen before the command ended (exit {child.poll()})"
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)
     assert child.returncode == 130, err
