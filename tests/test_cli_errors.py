@@ -295,8 +295,11 @@ def test_ctrl_c_exits_130_with_one_line(capsys, monkeypatch):
 
 
 def test_ctrl_c_while_generating_leaves_nothing_behind(tmp_path):
-    # --scale 3: the staging directory lives for seconds, so the signal lands inside it
-    child = _subprocess(["data", "audit", "--scale", "3", "--out", str(tmp_path / "audit")], tmp_path)
+    # --scale 3: the staging directory lives for seconds, so the signal lands inside it. The child
+    # starts with Ctrl-C at its default: a shell that runs the suite in the background without job
+    # control makes SIGINT ignored, which Python (and so the child) would inherit.
+    child = _subprocess(["data", "audit", "--scale", "3", "--out", str(tmp_path / "audit")], tmp_path,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline, staged = time.monotonic() + 120, False
     while not staged and child.poll() is None and time.monotonic() < deadline:
         staged = bool(list(tmp_path.glob(".audit.partial-*")))
