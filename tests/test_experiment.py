@@ -10,8 +10,8 @@ import pytest
 
 from evidencechain import cli
 from evidencechain.config import apply_overrides, load_config, revalidate
-from evidencechain.data.audit import write_audit_corpus
-from evidencechain.data.ragtruth import load_ragtruth
+from evidencechain.data.audit import generate_audit_corpus
+from evidencechain.data.ragtruth import load_ragtruth, write_ragtruth
 from evidencechain.data.splits import split_corpus
 from evidencechain.errors import ConfigError
 from evidencechain.model import EvidenceChain
@@ -102,7 +102,8 @@ def test_two_runs_give_byte_identical_csvs(spied_run, audit_dir, tmp_path, monke
 
 def _other_corpus(tmp_path: Path, temperature: float | None = None, model: str | None = None) -> Path:
     other = tmp_path / "other"
-    write_audit_corpus(other, seed=18)
+    corpus = generate_audit_corpus(seed=18)
+    write_ragtruth(corpus.subset(source_ids=set(sorted(corpus.sources)[::3])), other)  # a third: every task
     if temperature is not None or model is not None:
         lines = []
         for line in (other / "response.jsonl").read_text().splitlines():
