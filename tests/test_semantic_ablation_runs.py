@@ -40,3 +40,12 @@ def test_runs_are_combined_into_the_ablation_table(tmp_path, capsys):
     assert lodo.loc["with", "balanced_accuracy"] > lodo.loc["without", "balanced_accuracy"]
     assert main(["--runs", f"with={tmp_path / 'missing'}", "--out", str(out)]) == 2
     assert "expected VARIANT=RUN_DIR" in capsys.readouterr().err
+
+
+def test_a_run_of_one_subset_is_named_without_a_mean(tmp_path):
+    path = tmp_path / "one"
+    path.mkdir()
+    pd.DataFrame([{"unit": "audit -> c", "fit": "audit", "test": "c", "subset": "", "level": "response",
+                   "method": "EvidenceChain_LR", "family": "supervised", "balanced_accuracy": 0.7, "roc_auc": 0.8,
+                   "n": 5}]).to_csv(path / "metrics.csv", index=False)
+    assert [r["benchmark"] for r in run_rows("with", path)] == ["c, fitted on audit"]

@@ -164,7 +164,8 @@ def run_rows(variant: str, run_dir: Path) -> list[dict]:
     m, fitted_on = m[keep], fitted_on[keep]
     rows = []
     for (test, fitted, det), part in m.groupby([m["test"], fitted_on, m["method"]], sort=False):
-        rows.append({"benchmark": f"{test}, mean of {len(part)}, fitted on {fitted}", "variant": variant,
+        scope = f"{test}, mean of {len(part)}" if len(part) > 1 else str(test)
+        rows.append({"benchmark": f"{scope}, fitted on {fitted}", "variant": variant,
                      "detector": det, "balanced_accuracy": round(part["balanced_accuracy"].mean(), 4),
                      "roc_auc": round(part["roc_auc"].mean(), 4), "answers": int(part["n"].sum())})
     return rows
