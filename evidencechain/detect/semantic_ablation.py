@@ -9,7 +9,7 @@ span F1.
     python -m evidencechain.detect.semantic_ablation --runs without=RUN_DIR with=RUN_DIR
 
 The second form adds rows from two finished benchmark runs of one config with and without the
-new feature groups (e.g. SummEdits leave-one-domain-out): per evaluation and detector, the mean
+new feature groups (e.g. leave-one-subset-out fits): per evaluation and detector, the mean
 over the scored subsets.
 
 Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
