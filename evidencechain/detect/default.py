@@ -165,8 +165,8 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
                           r["random_state"], r["response_aggregation"], params, ParseCache(None),
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
-        model.fit(parts["train"], parts["calibration"], progress=False)
-        calibration = _level_metrics(model, parts["calibration"])
+        tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False)
+        calibration = _level_metrics(model, parts["calibration"], tables)
         chosen = choose_detector(calibration)
         model.primary = chosen
         test = _level_metrics(model, parts["test"])
@@ -189,12 +189,13 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
     return out
 
 
-def _level_metrics(model, corpus) -> dict[str, dict[str, float]]:
-    """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split."""
+def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:
+    """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split
+    (`tables`: its feature tables when already computed)."""
     from ..metrics import binary_metrics, span_f1
     from ..results import results_from_scored
 
-    scored = model.score(corpus, progress=False)
+    scored = model.score(corpus, progress=False) if tables is None else model.score_tables(tables, corpus)
     out = {}
     for name in model.detector_names:
         resp = binary_metrics(scored.responses["label"], scored.responses[f"risk_{name}"],
