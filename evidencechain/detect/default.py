@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import ModelError, OutputError
 from ..io import cache_dir
-from ._light import one_openmp_thread
+from ._light import fewer_collections, one_openmp_thread
 
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
@@ -144,6 +144,11 @@ def _lock(path: Path):
 
 def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
     """Fit the default model into `out` (model.skops, model.json with checksums, card.json)."""
+    with fewer_collections():
+        return _build(Path(out), pipeline)
+
+
+def _build(out: Path, pipeline: str) -> Path:
     from ..data.audit import generate_audit_corpus
     from ..data.planted.corpus import generate_planted_corpus, merged
     from ..data.splits import split_corpus
@@ -182,7 +187,6 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
                 "for measured results on real data",
         "build_seconds": round(time.perf_counter() - t0, 1),
     }
-    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / CARD).write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     model.save(out)  # checksums in model.json cover card.json too
