@@ -130,9 +130,12 @@ def _checker_train(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from .detect.command import run_detect
+    from .detect._light import fewer_collections
 
-    return run_detect(args)
+    with fewer_collections():
+        from .detect.command import run_detect
+
+        return run_detect(args)
 
 
 def _calibrate(args: argparse.Namespace) -> int:

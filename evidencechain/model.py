@@ -46,7 +46,7 @@ from .records import Corpus, Response, Source
 from .results import DetectionResult, results_from_scored
 from .text.parse import ParseCache
 from .version import __version__
-from .wordlevel import choose_span_rule, refine_word_mask
+from .wordlevel import choose_span_rule, refine_word_mask, sentence_rows
 
 ALL_DETECTORS = tuple(DETECTORS)
 LEVELS = ("sentence", "word", "response")
@@ -118,11 +118,18 @@ class EvidenceChain:
 
     # -- fitting -------------------------------------------------------------------------
     def fit(self, train: Corpus, calibration: Corpus, progress: bool = True) -> EvidenceChain:
+        self.fit_corpora(train, calibration, progress)
+        return self
+
+    def fit_corpora(self, train: Corpus, calibration: Corpus, progress: bool = True) -> FeatureTables:
+        """`fit`, returning the calibration corpus's feature tables (`transform(calibration)`:
+        `score_tables` of them scores it without computing its features again)."""
         self.extractor = FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
         needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
-        return self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
+        self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
+        return ca
 
     def fit_tables(self, train: FeatureTables, calibration: FeatureTables,
                    span_labels: bool = True) -> EvidenceChain:
@@ -234,6 +241,7 @@ class EvidenceChain:
         tokens = tables.tokens.copy()
         responses = tables.responses.copy() if tables.responses is not None else _response_frame(sentences)
         has_sentences = responses["sentences"].to_numpy() > 0
+        rows = None  # the token rows of each sentence, for the span rules (`wordlevel.sentence_rows`)
         for name, det in self.detectors.items():
             t0 = time.perf_counter()
             own = det.score_responses(tables) if len(sentences) else None
@@ -257,8 +265,11 @@ class EvidenceChain:
                                              & has_sentences).astype(np.int8)
                 if len(tokens) and "word" in cut:
                     rule = self.span_rules.get(name, {"gap": 0, "drop_function_only": False})
+                    if rows is None and (rule["gap"] or rule["drop_function_only"]):
+                        rows = sentence_rows(tokens)
                     tokens[f"pred_{name}"] = refine_word_mask(
-                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule).astype(np.int8)
+                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule,
+                        rows_by_sentence=rows).astype(np.int8)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         return ScoredTables(sentences, tokens, responses, tables)
 

@@ -101,13 +101,29 @@ def _canonical(data: bytes) -> bytes:
 
 
 def load_model(file: Path):
-    """The object in a skops model file, built only from trusted types."""
-    sio = _skops()
+    """The object in a skops model file, built only from trusted types.
+
+    The node tree is read once: its types outside skops' defaults (what `get_untrusted_types`
+    lists) must all be in `trusted_types()`, then the same tree is constructed (what
+    `skops.io.load(file, trusted=those types)` does after building the tree a second time)."""
+    _skops()
+    from skops.io._audit import get_tree
+    from skops.io._utils import read_schema
+
     try:
-        named = sio.get_untrusted_types(file=file)
+        with zipfile.ZipFile(file) as archive:
+            schema, context = read_schema(archive)
+            tree = get_tree(schema, context, trusted=None)
+            named = tree.get_unsafe_set()
+            return _construct(file, tree, named)
+    except ModelError:
+        raise
     except Exception as exc:  # not a zip, no schema, damaged JSON: an unusable file
         raise ModelError(f"{file} is not a readable model file ({type(exc).__name__}: {exc}); "
                          f"{rebuild_hint(file.parent)}") from exc
+
+
+def _construct(file: Path, tree, named: set[str]):
     allowed = trusted_types()
     foreign = sorted(t for t in named if t not in allowed)
     if foreign:
@@ -115,7 +131,7 @@ def load_model(file: Path):
         raise UntrustedModelError(f"{file} names types that are not part of an evidencechain model "
                                   f"({shown}); it was not loaded. {rebuild_hint(file.parent)}")
     try:
-        return sio.load(file, trusted=list(named))
+        return tree.construct()
     except Exception as exc:  # a well-formed schema with inconsistent content
         raise ModelError(f"{file} cannot be loaded ({type(exc).__name__}: {exc}); it may come from an "
                          f"incompatible evidencechain or scikit-learn version: "
@@ -154,18 +170,23 @@ def _sklearn_estimators() -> list[tuple[str, type]]:
 
 
 def _skops():
-    """skops.io. Importing it computes skops' default trusted types with `all_estimators`, which
-    imports every scikit-learn module (torch and pytest among them: seconds at every `detect`);
-    the loader passes its own list, so skops is given the estimators of SKLEARN_MODULES instead."""
+    """skops.io, imported with two of its default trust lists left out (the loader passes its own
+    list, and each took seconds at every `detect`): scikit-learn's estimators (`all_estimators`
+    imports every scikit-learn module, torch and pytest among them) become the estimators of
+    SKLEARN_MODULES, and scipy.special's ufuncs (each looked up in every loaded module) are not
+    trusted by default, so a model file naming one is refused (no model holds one)."""
     if "skops.io" not in sys.modules:
+        import scipy.special
         import sklearn.utils
 
         real = sklearn.utils.all_estimators
         sklearn.utils.all_estimators = _sklearn_estimators
+        scipy.special.__dir__ = list  # what skops lists scipy's trusted ufuncs from: none
         try:
             import skops.io  # noqa: F401
         finally:
             sklearn.utils.all_estimators = real
+            del scipy.special.__dir__
     return sys.modules["skops.io"]
 
 

@@ -10,6 +10,8 @@ import hashlib
 import json
 import os
 import pickle
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -173,6 +175,21 @@ def test_a_skops_file_naming_a_foreign_type_is_refused_before_loading(fitted, mo
     assert "not part of an evidencechain model" in message and "\n" not in message
     assert ("system" in message) if payload == "function" else ("_Payload" in message)
     assert not ran.exists()
+
+
+def test_a_skops_file_naming_a_scipy_ufunc_is_refused_when_evidencechain_imports_skops(fitted, model_dir):
+    """skops trusts scipy's ufuncs by default; imported by `modelfile` (a new process, as `detect`
+    runs) it trusts none, and no evidencechain model holds one."""
+    import scipy.special
+
+    crafted = EvidenceChain.__new__(EvidenceChain)
+    crafted.__dict__.update(fitted.__dict__, cache=None)
+    crafted.hook = scipy.special.expit
+    _reseal(model_dir, {MODEL_FILE: sio.dumps(crafted)})
+    code = ("import sys\nfrom evidencechain.model import EvidenceChain\nfrom evidencechain.errors import ModelError\n"
+            "try:\n    EvidenceChain.load(sys.argv[1])\nexcept ModelError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(model_dir)], capture_output=True, text=True, timeout=300)
+    assert "not part of an evidencechain model" in done.stdout and "expit" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_skops_file_of_another_object_is_refused(model_dir):

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import ModelError, OutputError
 from ..io import cache_dir
-from ._light import one_openmp_thread
+from ._light import fewer_collections, one_openmp_thread
 
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
@@ -144,6 +144,11 @@ def _lock(path: Path):
 
 def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
     """Fit the default model into `out` (model.skops, model.json with checksums, card.json)."""
+    with fewer_collections():
+        return _build(Path(out), pipeline)
+
+
+def _build(out: Path, pipeline: str) -> Path:
     from ..data.audit import generate_audit_corpus
     from ..data.planted.corpus import generate_planted_corpus, merged
     from ..data.splits import split_corpus
@@ -165,8 +170,8 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
                           r["random_state"], r["response_aggregation"], params, ParseCache(None),
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
-        model.fit(parts["train"], parts["calibration"], progress=False)
-        calibration = _level_metrics(model, parts["calibration"])
+        tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False)
+        calibration = _level_metrics(model, parts["calibration"], tables)
         chosen = choose_detector(calibration)
         model.primary = chosen
         test = _level_metrics(model, parts["test"])
@@ -182,19 +187,19 @@ def build_default_model(out: str | Path, pipeline: str = "auto") -> Path:
                 "for measured results on real data",
         "build_seconds": round(time.perf_counter() - t0, 1),
     }
-    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / CARD).write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     model.save(out)  # checksums in model.json cover card.json too
     return out
 
 
-def _level_metrics(model, corpus) -> dict[str, dict[str, float]]:
-    """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split."""
+def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:
+    """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split
+    (`tables`: its feature tables when already computed)."""
     from ..metrics import binary_metrics, span_f1
     from ..results import results_from_scored
 
-    scored = model.score(corpus, progress=False)
+    scored = model.score(corpus, progress=False) if tables is None else model.score_tables(tables, corpus)
     out = {}
     for name in model.detector_names:
         resp = binary_metrics(scored.responses["label"], scored.responses[f"risk_{name}"],
