@@ -84,21 +84,33 @@ def _cue_first(s: Signal, lex: Lexicon) -> bool:
     return first in lex.negation or first in lex.verb_negation
 
 
+def _neighbours(v: View, first: int, last: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the nearest content word before `first` and after `last` (in the clause)."""
+    left, right = _clause(v, first, -1, 1), _clause(v, last, 1, 1)
+    return (v.keys(left[0]) if left else frozenset()), (v.keys(right[0]) if right else frozenset())
+
+
+def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
+    """(first, last) positions of every occurrence of the word sequence in v."""
+    n = len(words)
+    return [(k, k + n - 1) for k in range(len(v) - n + 1)
+            if all(v.word(k + i) == w for i, w in enumerate(words))]
+
+
 def _same_slot(a: View, e: View, s: Signal) -> bool:
-    """The answer's words stand where the evidence's words stand: a content word next to them is
-    the same on one side at least."""
+    """The answer's words stand where the evidence's words stand: the content word next to them
+    is the one next to the evidence's words on one side at least, and not also the one next to
+    the answer's own words where the evidence has them too (a unit on both says nothing)."""
     ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
-    first = s.evidence.split()[0].lower()
-    js = [j for j in range(len(e)) if e.word(j) == first]
-    if not ks or not js:
+    if not ks:
         return False
-    width = len(s.evidence.split())
-    for j in js:
-        for side in (-1, 1):
-            mine_next = _clause(a, ks[0] if side < 0 else ks[-1], side, 1)
-            their_next = _clause(e, j if side < 0 else j + width - 1, side, 1)
-            if mine_next and their_next and a.keys(mine_next[0]) & e.keys(their_next[0]):
-                return True
+    mine = _neighbours(a, ks[0], ks[-1])
+    theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    own = [_neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
+    for side in (0, 1):
+        if mine[side] and any(mine[side] & t[side] for t in theirs) \
+                and not any(mine[side] & o[side] for o in own):
+            return True
     return False
 
 
@@ -136,7 +148,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon) -> lis
         elif ok and s.cls == "roles":
             ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
-            ok = not _weakened(a, s, lex)
+            ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
             ok = _distinct(a, s) and _same_slot(a, e, s)
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
