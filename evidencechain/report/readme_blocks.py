@@ -79,7 +79,10 @@ def default_model_body(source: Path = DEFAULT_MODEL_DIR) -> str | None:
              f"({', '.join(detectors)}), fitted on the train split ({answers.get('train', '?')} answers), "
              f"thresholds and the reported detector chosen on the calibration split "
              f"({answers.get('calibration', '?')} answers), the audit test split ({answers.get('test', '?')} "
-             f"answers) scored once. Chosen: **{chosen}**.", "",
+             f"answers) scored once. Chosen: **{chosen}**." + (
+                 " Conflict rule on: `detect` also flags, by rule (level `rule`), the words of confident "
+                 "semantic signals, whatever the fitted detector says." if card["recipe"].get("conflict_rule")
+                 else ""), "",
              "| detector | calibration answer F1 | calibration span F1 | audit test answer F1 | audit test span F1 |",
              "|---|--:|--:|--:|--:|"]
     for name in detectors:
