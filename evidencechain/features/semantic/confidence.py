@@ -14,8 +14,8 @@ own check passes:
     the same sentence;
   * modality: on the epistemic and status scales only a stronger answer ("may" -> "does",
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict.
-Thresholds: data/cues.toml [confidence]; chosen on HaluEval summaries, WiCE dev, ANLI dev and
-CLIFF val (faithful answers) and the invented suite (tests/data/invented_suite.jsonl).
+Thresholds: data/cues.toml [confidence]; chosen on faithful answers of data that may be tuned on
+(README, "Meaning errors") and the invented suite (tests/data/invented_suite.jsonl).
 """
 from __future__ import annotations
 
