@@ -1,14 +1,18 @@
 """Run a suite of planted meaning errors and hard paraphrases through `detect` (the default model
 unless `--model`): per class, the errors caught and the paraphrases flagged.
 
-    python -m evidencechain.detect.invented_suite [--suite tests/data/invented_suite.jsonl] [--model DIR] [--out CSV]
+    python -m evidencechain.detect.invented_suite [--suite tests/data/invented_suite.jsonl] [--model DIR]
+        [--conflicts on|off] [--out CSV] [--summary DIR]
 
 The suite (JSONL, one case a line): `id`, `class`, `kind` ('error' or 'paraphrase'), `evidence`,
 `answer`, `spans` (character offsets of the planted words in the answer). An error is caught when
 the verdict is 'hallucinated' and a span overlaps a planted word; `flagged` counts the verdict
 alone. A paraphrase is a false alarm when its verdict is 'hallucinated'. The default suite is
 written from invented facts (tests/data/invented_suite.jsonl), in the style of the issue's
-hidden suite; it was used to design the conflict rule (`detect.conflicts`), so it is not a test set.
+hidden suite; it was used to design the conflict rule (`features.semantic.confidence`), so it is
+not a test set. `--summary DIR` scores it with the rule off and on and writes `summary.csv` (per
+class: cases, caught and flagged both ways) and `commit.txt`, which the README's `invented-suite`
+block is rendered from (`make invented-suite`).
 """
 from __future__ import annotations
 
@@ -63,6 +67,25 @@ def summary(scored: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def both_ways(detector, cases: list[dict]) -> pd.DataFrame:
+    """Per class: cases, and caught / flagged with the conflict rule off and on."""
+    parts = []
+    for label, on in (("off", False), ("on", True)):
+        detector.conflicts = on
+        part = summary(score(detector, cases)).set_index(["class", "kind", "cases"])
+        parts.append(part.rename(columns={c: f"{c}_{label}" for c in part.columns}))
+    return pd.concat(parts, axis=1).reset_index()
+
+
+def write_summary(table: pd.DataFrame, out: Path) -> None:
+    from ..io import atomic_write_text
+    from ..runinfo import code_commit
+
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "summary.csv", table.to_csv(index=False))
+    atomic_write_text(out / "commit.txt", f"{code_commit() or 'unknown'}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     from ..errors import EvidenceChainError
     from .api import Detector
@@ -74,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conflicts", choices=("on", "off"), default=None,
                     help="the conflict rule on or off (default: as the model's card says)")
     ap.add_argument("--out", type=Path, default=None, help="write the per-case table here (CSV)")
+    ap.add_argument("--summary", type=Path, default=None,
+                    help="score with the rule off and on; write summary.csv and commit.txt into this directory")
     args = ap.parse_args(argv)
     try:
         cases = read_cases(args.suite)
@@ -81,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         detector = Detector.load(args.model, conflicts=conflicts) if args.model \
             else Detector.default(conflicts=conflicts)
         with detector:
+            if args.summary:
+                table = both_ways(detector, cases)
+                write_summary(table, args.summary)
+                print(table.to_string(index=False))
+                return 0
             scored = score(detector, cases)
     except (EvidenceChainError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
