@@ -93,3 +93,25 @@ def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch
     assert rule and rule[0].error_class == "polarity" and rule[0].evidence_words == "reduced"
     assert rule[0].type == "conflict" and "flagged by rule" in result.note
     assert all(s.level != "rule" for s in off.spans)
+
+
+@pytest.mark.slow
+def test_detect_cli_conflict_rule_flag_names_class_and_evidence(tmp_path_factory, tmp_path, monkeypatch):
+    from detect_support import default_cache, run_cli
+
+    monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(default_cache(tmp_path_factory)))
+    data = tmp_path / "answers.jsonl"
+    data.write_text(json.dumps({"id": "a", "context": "Sales at Corvane Foods increased by 12 percent in 2021.",
+                                "answer": "Sales at Corvane Foods decreased by 12 percent in 2021."}) + "\n",
+                    encoding="utf-8")
+    code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on"])
+    assert code == 0, err
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert record["verdict"] == "hallucinated"
+    assert [(s["text"], s["level"], s["error_class"], s["evidence_words"]) for s in record["spans"]
+            if s["level"] == "rule"] == [("decreased", "rule", "antonym", "increased")]
+    code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on", "--format", "pretty",
+                              "--color", "never"])
+    assert code == 0 and "antonym; evidence: increased" in out, out + err
+    code, out, err = run_cli(["detect", str(data), "-q"])
+    assert code == 0 and all(s["level"] != "rule" for s in json.loads(out)["spans"])
