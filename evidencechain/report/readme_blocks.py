@@ -197,9 +197,11 @@ def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
     rows = _csv(source)
     if rows is None:
         return None
-    lines = [f"From `{source}` (variants: `without` = audit only, no semantic family; `with` = audit + 120 "
-             "planted passages with the family; `planted_N` = audit + N planted passages; `semantic_only` = the "
-             "family, audit only; `planted_only` = planted passages without the family):", "",
+    lines = [f"From `{source}` (variants: `without` = audit only, no semantic family; `with` = the default "
+             "model's recipe, the family with `RECIPE['planted']` planted passages; `planted_N` = audit + N planted "
+             "passages with the family; `semantic_only` = the family, audit only; `planted_only` = planted passages "
+             "without the family. Rows `NAME, mean of N, fitted on ...`: a benchmark config run without and with "
+             "its new feature groups, the mean over its subsets (`--runs`)):", "",
              "| benchmark | variant | detector | balanced accuracy | ROC-AUC | answer F1 | span F1 |",
              "|---|---|---|--:|--:|--:|--:|"]
     for r in rows:
