@@ -121,6 +121,11 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                                                        "cached); see the trust note above")
     detect.add_argument("--detector", metavar="NAME",
                         help="report this detector of the model instead of its chosen one (e.g. BM25)")
+    detect.add_argument("--conflict-rule", choices=["on", "off"],
+                        help="on: also flag, by rule (level 'rule'), the words of confident semantic error "
+                             "signals (negation, antonym, roles, quantity, recombination, modality) "
+                             "whatever the detector says (default: as the model's card says; off for the "
+                             "default model)")
     detect.add_argument("--out", metavar="FILE",
                         help="write the records to this file instead of standard output (an existing file is "
                              "kept unless --force); with --response-jsonl and no --format, --html or --tables, "

@@ -79,7 +79,10 @@ def default_model_body(source: Path = DEFAULT_MODEL_DIR) -> str | None:
              f"({', '.join(detectors)}), fitted on the train split ({answers.get('train', '?')} answers), "
              f"thresholds and the reported detector chosen on the calibration split "
              f"({answers.get('calibration', '?')} answers), the audit test split ({answers.get('test', '?')} "
-             f"answers) scored once. Chosen: **{chosen}**.", "",
+             f"answers) scored once. Chosen: **{chosen}**." + (
+                 " Conflict rule on: `detect` also flags, by rule (level `rule`), the words of confident "
+                 "semantic signals, whatever the fitted detector says." if card["recipe"].get("conflict_rule")
+                 else ""), "",
              "| detector | calibration answer F1 | calibration span F1 | audit test answer F1 | audit test span F1 |",
              "|---|--:|--:|--:|--:|"]
     for name in detectors:
@@ -145,6 +148,7 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
 
 
 SUITE_SUMMARY = Path("results/semantic_suite/summary.csv")
+INVENTED_SUITE = Path("results/invented_suite/summary.csv")
 SEMANTIC_ABLATION = Path("results/semantic_ablation/ablation.csv")
 
 
@@ -168,6 +172,23 @@ def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
         lines.append(f"| {r['class']} | {r['errors']} | {_f(float(r['recall']))} | "
                      + (f"{_f(float(r['class_named']))}" if r["class_named"] else "") + f" | {r['paraphrases']} | "
                      f"{r['false_alarms']} ({float(r['false_alarm_rate']):.0%}) |")
+    return "\n".join(lines)
+
+
+def invented_suite_body(source: Path = INVENTED_SUITE) -> str | None:
+    """Planted errors caught and paraphrases flagged by `detect`, conflict rule off and on."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    lines = [f"From `{source}` (the default model; caught: verdict 'hallucinated' with a span on the planted "
+             "words; flagged: the verdict alone):", "",
+             "| class | cases | caught, rule off (default) | caught, `--conflict-rule on` | flagged, rule off | "
+             "flagged, rule on |", "|---|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        paraphrase = r["kind"] != "error"
+        caught = ("", "") if paraphrase else (r["caught_off"], r["caught_on"])
+        lines.append(f"| {r['class']} | {r['cases']} | {caught[0]} | {caught[1]} | {r['flagged_off']} | "
+                     f"{r['flagged_on']} |")
     return "\n".join(lines)
 
 
@@ -199,7 +220,8 @@ def source_label(name: str) -> str:
     """What a block's provenance line says: its source and the commit that source was measured on."""
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
-    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION}.get(name)
+    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION,
+               "invented-suite": INVENTED_SUITE}.get(name)
     if sidecar is not None:
         marker = sidecar.parent / "commit.txt"
         commit = marker.read_text("utf-8").strip() if marker.is_file() else None
@@ -212,10 +234,11 @@ def source_label(name: str) -> str:
 
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
-             "semantic-ablation": semantic_ablation_body}
+             "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
            "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
-           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)"}
+           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
+           "invented-suite": f"{INVENTED_SUITE} (make invented-suite)"}
