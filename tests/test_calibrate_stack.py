@@ -145,8 +145,9 @@ def test_detect_model_reports_the_stacker(stacked_dir, cache_root):
     rows = [json.loads(x) for x in records.splitlines()]
     assert {r["detector"] for r in rows} == {STACKED}
     assert {r["threshold"] for r in rows} == {round(st["threshold"], 4)}
-    for r in rows:  # flagged by the stacker's answer risk, or by a word of the span detector
-        assert (r["verdict"] == "hallucinated") == (r["risk"] >= r["threshold"] or bool(r["spans"])), r
+    for r in rows:  # the verdict is the regression's; words are named only in the answers it flags
+        assert (r["verdict"] == "hallucinated") == (r["risk"] >= r["threshold"]), r
+        assert not r["spans"] or r["verdict"] == "hallucinated", r
     model = EvidenceChain.load(out)
     assert model.stacker is not None and model.detector_for(None) == STACKED
 
@@ -159,8 +160,11 @@ def test_the_stacked_risk_is_the_regression_on_the_model_signals(example_data):
     expected = model.stacker.estimator.predict_proba(x)[:, 1]
     has = scored.responses["sentences"].to_numpy() > 0
     assert np.allclose(scored.responses[f"risk_{STACKED}"].to_numpy()[has], expected[has])
-    spans = model.stacker.spans
-    assert (scored.tokens[f"pred_{STACKED}"] == scored.tokens[f"pred_{spans}"]).all()
+    spans, tokens = model.stacker.spans, scored.tokens
+    flagged = set(scored.responses.loc[scored.responses[f"pred_{STACKED}"] > 0, "response_id"])
+    own = (tokens[f"pred_{spans}"] > 0) & tokens["response_id"].isin(flagged)
+    assert ((tokens[f"pred_{STACKED}"] > 0) == own).all() and own.any()
+    assert (tokens[f"pred_{spans}"] > 0).sum() > own.sum()  # words of unflagged answers are not named
     assert model.thresholds[STACKED]["word"] == model.thresholds[spans]["word"]
     again = stack(cal.refit(copy.deepcopy(detector.model), data), data)
     assert again.stacker.describe() == model.stacker.describe()
@@ -178,5 +182,21 @@ def test_same_seed_gives_the_same_stacked_model_and_output(stacked_dir, cache_ro
         m["files"] = {k: v for k, v in m["files"].items() if not k.startswith("model.")}
     assert meta[0] == meta[1]
     outputs = [run_cli(["detect", str(ANSWERS), "--model", str(d), "--cache-dir", str(cache_root), "-q"])[1]
-               for d in (first, again)]
+               .replace(str(d), "OUT") for d in (first, again)]
     assert outputs[0] == outputs[1] and outputs[0]
+
+
+def test_the_readme_block_shows_the_three_estimates_and_what_was_kept(tmp_path):
+    from evidencechain.report.readme_blocks import calibrate_body
+
+    cell = {"mean": 0.5, "sd": 0.1, "folds": 2}
+    fold = {"response_f1_before": 0.4, "response_f1_after": 0.5, "response_f1_stacked": 0.45}
+    report = {"summary": {k: cell for k in (*command.METRICS, *command.STACKED_METRICS)},
+              "labelled": {"answers": 100, "hallucinated": 40}, "folds": 2, "seed": 17, "commit": "abc",
+              "per_fold": [fold, fold], "detector": "A", "detector_after": "B", "detector_thresholds": "B",
+              "stacker": {"estimated": True, "kept": "thresholds", "why": "kept: thresholds only: because"}}
+    (tmp_path / "calibration.json").write_text(json.dumps(report), "utf-8")
+    body = calibrate_body(tmp_path)
+    assert "| before (base model) | after `calibrate`, thresholds only | stacked |" in body
+    assert "| B | Stacked |" in body and "higher in 2 of 2 folds" in body
+    assert body.endswith("Kept: thresholds only: because.")

@@ -52,8 +52,10 @@ def stack(model, data, folds: int = 5, seed: int = 17):
         oof[b] = make_estimator(seed).fit(x[a], y[a]).predict_proba(x[b])[:, 1]
     has_sentences = responses["sentences"].to_numpy() > 0
     oof = np.where(has_sentences, oof, 0.0)
-    cut = min(float(choose_threshold(y, np.where(flags, 1.0, oof))), 1.0)
-    model.stacker = Stacker(inputs, spans, make_estimator(seed).fit(x, y), cut, len(y), seed)
+    stacker = Stacker(inputs, spans, make_estimator(seed).fit(x, y), 0.0, len(y), seed)
+    stacker.threshold = min(float(choose_threshold(y, oof if stacker.gated else np.where(flags, 1.0, oof))), 1.0)
+    cut = stacker.threshold
+    model.stacker = stacker
     model.thresholds[STACKED] = {**{k: v for k, v in model.thresholds[spans].items() if k != "response"},
                                  "response": cut}
     if spans in model.span_rules:
