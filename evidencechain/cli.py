@@ -139,7 +139,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from .detect.calibrate import run_calibrate
+    from .detect.calibrate_command import run_calibrate
 
     return run_calibrate(args)
 

@@ -185,6 +185,11 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                                 "best cross-validated verdict F1 on your answers)")
     calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (default 5; at least 2)")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
+    calibrate.add_argument("--stack-min", type=POSITIVE, default=30, metavar="N",
+                           help="fit and estimate a stacker (a logistic regression over the model's answer "
+                                "signals) when there are at least N hallucinated and N supported answers "
+                                "(default 30); kept only when its cross-validated answer F1 is higher")
+    calibrate.add_argument("--no-stack", action="store_true", help="thresholds only: never fit a stacker")
     calibrate.add_argument("--cache-dir", metavar="DIR",
                            help="cache directory of the default model and the parses (as detect)")
     calibrate.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")

@@ -44,6 +44,7 @@ from .modelfile import (
 )
 from .records import Corpus, Response, Source
 from .results import DetectionResult, results_from_scored
+from .stacking import STACKED
 from .text.parse import ParseCache
 from .version import __version__
 from .wordlevel import choose_span_rule, refine_word_mask, sentence_rows
@@ -94,6 +95,8 @@ class EvidenceChain:
         """Per detector, the span rule (`wordlevel.refine_word_mask`) chosen on calibration words."""
         self.timings: dict[str, float] = {}
         """Seconds each detector spent fitting and scoring (not part of any CSV)."""
+        self.stacker = None
+        """A `stacking.Stacker` fitted by `calibrate` (reported as the detector 'Stacked'), or None."""
 
     @classmethod
     def from_parts(cls, extractor: FeatureExtractor, fitted: dict[str, Method] | None = None,
@@ -164,6 +167,7 @@ class EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
         self.thresholds = {}
         self.span_rules = {}
+        self.stacker = None
         labels = (calibration.responses.set_index("response_id")["label"] if calibration.responses is not None
                   else calibration.sentences.groupby("response_id", sort=False)["response_label"].first())
         for det in self.detectors.values():
@@ -271,6 +275,9 @@ class EvidenceChain:
                         tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule,
                         rows_by_sentence=rows).astype(np.int8)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+        if getattr(self, "stacker", None) is not None:
+            self.stacker.add_columns(sentences, tokens, responses,
+                                     self.thresholds[STACKED] if with_predictions else None)
         return ScoredTables(sentences, tokens, responses, tables)
 
     def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray, own: pd.Series | None,
@@ -302,11 +309,15 @@ class EvidenceChain:
     def detector_for(self, detector: str | None) -> str:
         """The fitted detector a prediction reports: `detector`, or the primary one when None."""
         name = self.primary if detector is None else detector
-        if not isinstance(name, str) or name not in self.detectors:
-            fitted = tuple(self.detectors)
+        fitted = self.reportable()
+        if not isinstance(name, str) or name not in fitted:
             raise ConfigError(f"detector {name!r} is not fitted in this model"
                               f"{did_you_mean(name, fitted)}; fitted detectors: {fitted}")
         return name
+
+    def reportable(self) -> tuple[str, ...]:
+        """The detectors a result can report: the fitted ones, and 'Stacked' with a stacker."""
+        return (*self.detectors, *((STACKED,) if getattr(self, "stacker", None) is not None else ()))
 
     # -- persistence ---------------------------------------------------------------------
     def describe(self) -> dict:
@@ -324,7 +335,7 @@ class EvidenceChain:
             "threshold_metric": self.threshold_metric,
             "feature_config": asdict(self.features),
             "random_state": self.random_state,
-        }
+        } | ({"stacker": self.stacker.describe()} if getattr(self, "stacker", None) is not None else {})
 
     def save(self, path: str | Path) -> Path:
         """Write model.skops (no pickle: see `modelfile`) and model.json (description and the

@@ -28,7 +28,8 @@ LEGACY_FILE = "model.pkl"
 _SKLEARN_INTERNALS = ("sklearn.tree._tree.Tree",
                       "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor")
 """Fitted trees' state objects: scikit-learn classes that are not estimators."""
-_EXTRA_MODULES = ("evidencechain.model", "evidencechain.features.table", "evidencechain.features.tiers")
+_EXTRA_MODULES = ("evidencechain.model", "evidencechain.features.table", "evidencechain.features.tiers",
+                  "evidencechain.stacking")
 SKLEARN_MODULES = ("sklearn.compose", "sklearn.ensemble", "sklearn.feature_extraction.text", "sklearn.linear_model",
                    "sklearn.pipeline", "sklearn.preprocessing", "sklearn.tree")
 """The scikit-learn modules whose estimators a model may hold (those the detectors import)."""

@@ -135,16 +135,32 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
     def cell(key: str) -> str:
         return f"{_f(s[key]['mean'])} ± {_f(s[key]['sd'])}" if s[key]["folds"] else "n/a"
 
-    higher = sum(f["response_f1_after"] > f["response_f1_before"] for f in report["per_fold"])
-    return "\n".join([
+    stacker = report.get("stacker") or {}
+    stacked = bool(stacker.get("estimated"))
+    folds = len(report["per_fold"])
+
+    def higher(key: str) -> str:
+        count = sum(f[key] is not None and f[key] > f["response_f1_before"] for f in report["per_fold"])
+        return f"(higher in {count} of {folds} folds)"
+
+    extra = " | stacked" if stacked else ""
+    lines = [
         f"From `{source / 'calibration.json'}` (commit {report.get('commit') or 'not recorded'}): "
         f"{lab['answers']} answers, {lab['hallucinated']} hallucinated, {report['folds']} folds by context, "
-        f"seed {report['seed']}; each fold calibrated without its held-out answers.", "",
-        "| | before (base model) | after `calibrate` |", "|---|---|---|",
-        f"| detector `detect` reports | {report['detector']} | {report['detector_after']} |",
+        f"seed {report['seed']}; each fold calibrated without its held-out answers"
+        + (" (thresholds, then the stacker, on its training folds only)." if stacked else "."), "",
+        f"| | before (base model) | after `calibrate`, thresholds only{extra} |",
+        "|---|---|---|" + ("---|" if stacked else ""),
+        f"| detector `detect` reports | {report['detector']} | "
+        f"{report.get('detector_thresholds', report['detector_after'])} |" + (" Stacked |" if stacked else ""),
         f"| answer F1 (`detect`'s verdicts), mean ± sd over folds | {cell('response_f1_before')} | "
-        f"{cell('response_f1_after')} (higher in {higher} of {len(report['per_fold'])} folds) |",
-        f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"])
+        f"{cell('response_f1_after')} {higher('response_f1_after')} |"
+        + (f" {cell('response_f1_stacked')} {higher('response_f1_stacked')} |" if stacked else ""),
+        f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"
+        + (f" {cell('span_f1_stacked')} |" if stacked else "")]
+    if stacker.get("why"):
+        lines += ["", f"{stacker['why'][:1].upper()}{stacker['why'][1:]}."]
+    return "\n".join(lines)
 
 
 SUITE_SUMMARY = Path("results/semantic_suite/summary.csv")
