@@ -34,6 +34,9 @@ SKLEARN_MODULES = ("sklearn.compose", "sklearn.ensemble", "sklearn.feature_extra
                    "sklearn.pipeline", "sklearn.preprocessing", "sklearn.tree")
 """The scikit-learn modules whose estimators a model may hold (those the detectors import)."""
 _ID = re.compile(r'("__id__": )(\d+)|"(\d+)\.npy"')
+_ADDRESS = re.compile(r'("_stop_words_id": \{[^{}]*"content": )"\d+"')
+"""scikit-learn's vectorizers keep `id(stop_words)`, a memory address, as a cache key; written as 0
+(a key no object has), the file does not depend on the process that wrote it."""
 
 
 class MissingModelError(ModelError, FileNotFoundError):
@@ -54,9 +57,11 @@ def dump_model(model) -> bytes:
     sio = _skops()
     clone = copy.copy(model)
     clone.cache = None
+    clone.timings = {}  # wall seconds differ between runs; run.json keeps them
     if model.extractor is not None:
         clone.extractor = copy.copy(model.extractor)
         clone.extractor.cache = clone.extractor.embedder = clone.extractor.checker = None
+        clone.extractor.family_seconds = {}
     from skops.io import _persist
 
     original = _persist.json
@@ -89,7 +94,7 @@ def _canonical(data: bytes) -> bytes:
 
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        schema = _ID.sub(number, src.read("schema.json").decode("utf-8"))
+        schema = _ID.sub(number, _ADDRESS.sub(r'\1"0"', src.read("schema.json").decode("utf-8")))
         entries = {"schema.json": schema.encode("utf-8")}
         for name in src.namelist():
             if name != "schema.json":

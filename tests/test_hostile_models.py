@@ -100,6 +100,27 @@ def test_save_writes_skops_and_json_only_and_one_fit_gives_one_sha256(fitted, tm
     assert zipfile.is_zipfile(first / MODEL_FILE)
 
 
+def test_the_model_file_holds_no_wall_seconds_and_no_memory_address(fitted, tmp_path):
+    fitted.score(load_ragtruth(*DATA), progress=False)  # scoring sets the vectorizers' id(stop_words)
+    assert fitted.timings
+    with zipfile.ZipFile(fitted.save(tmp_path / "m") / MODEL_FILE) as archive:
+        schema = json.loads(archive.read("schema.json"))
+    found: dict[str, list] = {"_stop_words_id": [], "timings": [], "family_seconds": []}
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in found and isinstance(value, dict):
+                    found[key].append(value["content"])
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(schema)
+    assert found["_stop_words_id"] and set(found["_stop_words_id"]) == {"0"}
+    assert found["timings"] == [{}] and found["family_seconds"] == [{}]
+
+
 def test_a_loaded_model_scores_exactly_as_the_fitted_one(fitted, model_dir):
     corpus = load_ragtruth(*DATA)
     before = fitted.score(corpus, progress=False).responses
