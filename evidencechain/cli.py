@@ -130,13 +130,16 @@ def _checker_train(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from .detect.command import run_detect
+    from .detect._light import fewer_collections
 
-    return run_detect(args)
+    with fewer_collections():
+        from .detect.command import run_detect
+
+        return run_detect(args)
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from .detect.calibrate import run_calibrate
+    from .detect.calibrate_command import run_calibrate
 
     return run_calibrate(args)
 

@@ -121,6 +121,11 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                                                        "cached); see the trust note above")
     detect.add_argument("--detector", metavar="NAME",
                         help="report this detector of the model instead of its chosen one (e.g. BM25)")
+    detect.add_argument("--conflict-rule", choices=["on", "off"],
+                        help="on: also flag, by rule (level 'rule'), the words of confident semantic error "
+                             "signals (negation, antonym, roles, quantity, recombination, modality) "
+                             "whatever the detector says (default: as the model's card says; off for the "
+                             "default model)")
     detect.add_argument("--out", metavar="FILE",
                         help="write the records to this file instead of standard output (an existing file is "
                              "kept unless --force); with --response-jsonl and no --format, --html or --tables, "
@@ -180,6 +185,11 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                                 "best cross-validated verdict F1 on your answers)")
     calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (default 5; at least 2)")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
+    calibrate.add_argument("--stack-min", type=POSITIVE, default=30, metavar="N",
+                           help="fit and estimate a stacker (a logistic regression over the model's answer "
+                                "signals) when there are at least N hallucinated and N supported answers "
+                                "(default 30); kept only when its cross-validated answer F1 is higher")
+    calibrate.add_argument("--no-stack", action="store_true", help="thresholds only: never fit a stacker")
     calibrate.add_argument("--cache-dir", metavar="DIR",
                            help="cache directory of the default model and the parses (as detect)")
     calibrate.add_argument("--no-cache", action="store_true", help="do not keep parses in the cache")

@@ -44,9 +44,10 @@ from .modelfile import (
 )
 from .records import Corpus, Response, Source
 from .results import DetectionResult, results_from_scored
+from .stacking import STACKED
 from .text.parse import ParseCache
 from .version import __version__
-from .wordlevel import choose_span_rule, refine_word_mask
+from .wordlevel import choose_span_rule, refine_word_mask, sentence_rows
 
 ALL_DETECTORS = tuple(DETECTORS)
 LEVELS = ("sentence", "word", "response")
@@ -94,6 +95,8 @@ class EvidenceChain:
         """Per detector, the span rule (`wordlevel.refine_word_mask`) chosen on calibration words."""
         self.timings: dict[str, float] = {}
         """Seconds each detector spent fitting and scoring (not part of any CSV)."""
+        self.stacker = None
+        """A `stacking.Stacker` fitted by `calibrate` (reported as the detector 'Stacked'), or None."""
 
     @classmethod
     def from_parts(cls, extractor: FeatureExtractor, fitted: dict[str, Method] | None = None,
@@ -118,11 +121,18 @@ class EvidenceChain:
 
     # -- fitting -------------------------------------------------------------------------
     def fit(self, train: Corpus, calibration: Corpus, progress: bool = True) -> EvidenceChain:
+        self.fit_corpora(train, calibration, progress)
+        return self
+
+    def fit_corpora(self, train: Corpus, calibration: Corpus, progress: bool = True) -> FeatureTables:
+        """`fit`, returning the calibration corpus's feature tables (`transform(calibration)`:
+        `score_tables` of them scores it without computing its features again)."""
         self.extractor = FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
         needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
-        return self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
+        self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
+        return ca
 
     def fit_tables(self, train: FeatureTables, calibration: FeatureTables,
                    span_labels: bool = True) -> EvidenceChain:
@@ -157,6 +167,7 @@ class EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
         self.thresholds = {}
         self.span_rules = {}
+        self.stacker = None
         labels = (calibration.responses.set_index("response_id")["label"] if calibration.responses is not None
                   else calibration.sentences.groupby("response_id", sort=False)["response_label"].first())
         for det in self.detectors.values():
@@ -234,6 +245,7 @@ class EvidenceChain:
         tokens = tables.tokens.copy()
         responses = tables.responses.copy() if tables.responses is not None else _response_frame(sentences)
         has_sentences = responses["sentences"].to_numpy() > 0
+        rows = None  # the token rows of each sentence, for the span rules (`wordlevel.sentence_rows`)
         for name, det in self.detectors.items():
             t0 = time.perf_counter()
             own = det.score_responses(tables) if len(sentences) else None
@@ -257,9 +269,15 @@ class EvidenceChain:
                                              & has_sentences).astype(np.int8)
                 if len(tokens) and "word" in cut:
                     rule = self.span_rules.get(name, {"gap": 0, "drop_function_only": False})
+                    if rows is None and (rule["gap"] or rule["drop_function_only"]):
+                        rows = sentence_rows(tokens)
                     tokens[f"pred_{name}"] = refine_word_mask(
-                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule).astype(np.int8)
+                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule,
+                        rows_by_sentence=rows).astype(np.int8)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+        if getattr(self, "stacker", None) is not None:
+            self.stacker.add_columns(sentences, tokens, responses,
+                                     self.thresholds[STACKED] if with_predictions else None)
         return ScoredTables(sentences, tokens, responses, tables)
 
     def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray, own: pd.Series | None,
@@ -291,11 +309,15 @@ class EvidenceChain:
     def detector_for(self, detector: str | None) -> str:
         """The fitted detector a prediction reports: `detector`, or the primary one when None."""
         name = self.primary if detector is None else detector
-        if not isinstance(name, str) or name not in self.detectors:
-            fitted = tuple(self.detectors)
+        fitted = self.reportable()
+        if not isinstance(name, str) or name not in fitted:
             raise ConfigError(f"detector {name!r} is not fitted in this model"
                               f"{did_you_mean(name, fitted)}; fitted detectors: {fitted}")
         return name
+
+    def reportable(self) -> tuple[str, ...]:
+        """The detectors a result can report: the fitted ones, and 'Stacked' with a stacker."""
+        return (*self.detectors, *((STACKED,) if getattr(self, "stacker", None) is not None else ()))
 
     # -- persistence ---------------------------------------------------------------------
     def describe(self) -> dict:
@@ -313,7 +335,7 @@ class EvidenceChain:
             "threshold_metric": self.threshold_metric,
             "feature_config": asdict(self.features),
             "random_state": self.random_state,
-        }
+        } | ({"stacker": self.stacker.describe()} if getattr(self, "stacker", None) is not None else {})
 
     def save(self, path: str | Path) -> Path:
         """Write model.skops (no pickle: see `modelfile`) and model.json (description and the

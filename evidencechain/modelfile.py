@@ -28,11 +28,15 @@ LEGACY_FILE = "model.pkl"
 _SKLEARN_INTERNALS = ("sklearn.tree._tree.Tree",
                       "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor")
 """Fitted trees' state objects: scikit-learn classes that are not estimators."""
-_EXTRA_MODULES = ("evidencechain.model", "evidencechain.features.table", "evidencechain.features.tiers")
+_EXTRA_MODULES = ("evidencechain.model", "evidencechain.features.table", "evidencechain.features.tiers",
+                  "evidencechain.stacking")
 SKLEARN_MODULES = ("sklearn.compose", "sklearn.ensemble", "sklearn.feature_extraction.text", "sklearn.linear_model",
                    "sklearn.pipeline", "sklearn.preprocessing", "sklearn.tree")
 """The scikit-learn modules whose estimators a model may hold (those the detectors import)."""
 _ID = re.compile(r'("__id__": )(\d+)|"(\d+)\.npy"')
+_ADDRESS = re.compile(r'("_stop_words_id": \{[^{}]*"content": )"\d+"')
+"""scikit-learn's vectorizers keep `id(stop_words)`, a memory address, as a cache key; written as 0
+(a key no object has), the file does not depend on the process that wrote it."""
 
 
 class MissingModelError(ModelError, FileNotFoundError):
@@ -53,9 +57,11 @@ def dump_model(model) -> bytes:
     sio = _skops()
     clone = copy.copy(model)
     clone.cache = None
+    clone.timings = {}  # wall seconds differ between runs; run.json keeps them
     if model.extractor is not None:
         clone.extractor = copy.copy(model.extractor)
         clone.extractor.cache = clone.extractor.embedder = clone.extractor.checker = None
+        clone.extractor.family_seconds = {}
     from skops.io import _persist
 
     original = _persist.json
@@ -88,7 +94,7 @@ def _canonical(data: bytes) -> bytes:
 
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        schema = _ID.sub(number, src.read("schema.json").decode("utf-8"))
+        schema = _ID.sub(number, _ADDRESS.sub(r'\1"0"', src.read("schema.json").decode("utf-8")))
         entries = {"schema.json": schema.encode("utf-8")}
         for name in src.namelist():
             if name != "schema.json":
@@ -101,13 +107,29 @@ def _canonical(data: bytes) -> bytes:
 
 
 def load_model(file: Path):
-    """The object in a skops model file, built only from trusted types."""
-    sio = _skops()
+    """The object in a skops model file, built only from trusted types.
+
+    The node tree is read once: its types outside skops' defaults (what `get_untrusted_types`
+    lists) must all be in `trusted_types()`, then the same tree is constructed (what
+    `skops.io.load(file, trusted=those types)` does after building the tree a second time)."""
+    _skops()
+    from skops.io._audit import get_tree
+    from skops.io._utils import read_schema
+
     try:
-        named = sio.get_untrusted_types(file=file)
+        with zipfile.ZipFile(file) as archive:
+            schema, context = read_schema(archive)
+            tree = get_tree(schema, context, trusted=None)
+            named = tree.get_unsafe_set()
+            return _construct(file, tree, named)
+    except ModelError:
+        raise
     except Exception as exc:  # not a zip, no schema, damaged JSON: an unusable file
         raise ModelError(f"{file} is not a readable model file ({type(exc).__name__}: {exc}); "
                          f"{rebuild_hint(file.parent)}") from exc
+
+
+def _construct(file: Path, tree, named: set[str]):
     allowed = trusted_types()
     foreign = sorted(t for t in named if t not in allowed)
     if foreign:
@@ -115,7 +137,7 @@ def load_model(file: Path):
         raise UntrustedModelError(f"{file} names types that are not part of an evidencechain model "
                                   f"({shown}); it was not loaded. {rebuild_hint(file.parent)}")
     try:
-        return sio.load(file, trusted=list(named))
+        return tree.construct()
     except Exception as exc:  # a well-formed schema with inconsistent content
         raise ModelError(f"{file} cannot be loaded ({type(exc).__name__}: {exc}); it may come from an "
                          f"incompatible evidencechain or scikit-learn version: "
@@ -154,18 +176,23 @@ def _sklearn_estimators() -> list[tuple[str, type]]:
 
 
 def _skops():
-    """skops.io. Importing it computes skops' default trusted types with `all_estimators`, which
-    imports every scikit-learn module (torch and pytest among them: seconds at every `detect`);
-    the loader passes its own list, so skops is given the estimators of SKLEARN_MODULES instead."""
+    """skops.io, imported with two of its default trust lists left out (the loader passes its own
+    list, and each took seconds at every `detect`): scikit-learn's estimators (`all_estimators`
+    imports every scikit-learn module, torch and pytest among them) become the estimators of
+    SKLEARN_MODULES, and scipy.special's ufuncs (each looked up in every loaded module) are not
+    trusted by default, so a model file naming one is refused (no model holds one)."""
     if "skops.io" not in sys.modules:
+        import scipy.special
         import sklearn.utils
 
         real = sklearn.utils.all_estimators
         sklearn.utils.all_estimators = _sklearn_estimators
+        scipy.special.__dir__ = list  # what skops lists scipy's trusted ufuncs from: none
         try:
             import skops.io  # noqa: F401
         finally:
             sklearn.utils.all_estimators = real
+            del scipy.special.__dir__
     return sys.modules["skops.io"]
 
 

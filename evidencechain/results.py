@@ -15,6 +15,9 @@ Rules (the README's output section says the same):
   * a span with a word that a semantic error class flags (model with the 'semantic' family) is a
     'conflict' and names its class and the evidence words it conflicts with (error_class,
     evidence_words: "polarity", "reduced"); other spans have None there.
+  * with the conflict rule on (`conflicts=True`: the default model's recipe), a word of a
+    confident semantic signal (`features.semantic.confidence`) is flagged even below the word
+    threshold (level 'rule'), so its answer is 'hallucinated'.
   * span type: 'conflict' for a number or name the evidence lacks inside a sentence that otherwise
     rests on a chunk (at least half of its content words in it); otherwise, with the learned checker
     in the model, its verdict on the sentence (conflict or baseless, the likelier); without it,
@@ -163,6 +166,8 @@ class _Tokens:
     mismatch: np.ndarray
     semantic: np.ndarray | None = None
     """Per token: (class, evidence words) of a semantic signal, or None; None when not computed."""
+    confident: np.ndarray | None = None
+    """Per token: whether a confident semantic signal flags it; None when not computed."""
 
 
 def _token_arrays(tokens: pd.DataFrame, name: str) -> tuple[dict[str, np.ndarray], dict]:
@@ -178,7 +183,9 @@ def _token_arrays(tokens: pd.DataFrame, name: str) -> tuple[dict[str, np.ndarray
             "mismatch": (tokens["number_absent"].to_numpy() > 0) | (tokens["entity_absent"].to_numpy() > 0)
             | (tokens["semantic_conflict"].to_numpy() > 0 if "semantic_conflict" in tokens else False),
             "order": tokens["token_index"].to_numpy(),
-            "semantic": _semantic_column(tokens)}
+            "semantic": _semantic_column(tokens),
+            "confident": (tokens["semantic_confident"].to_numpy() > 0) if "semantic_confident" in tokens
+            else np.zeros(len(tokens), bool)}
     return cols, tokens.groupby("response_id", sort=False).indices
 
 
@@ -192,8 +199,9 @@ def _semantic_column(tokens: pd.DataFrame) -> np.ndarray:
 
 
 def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None = None,
-                        model_label: str = "") -> list[DetectionResult]:
-    """One DetectionResult per answer of `corpus` (in order) under detector `name`."""
+                        model_label: str = "", conflicts: bool = False) -> list[DetectionResult]:
+    """One DetectionResult per answer of `corpus` (in order) under detector `name`; `conflicts`:
+    flag the words of confident semantic signals by rule (level 'rule')."""
     cuts = model.thresholds[name]
     by_response: dict[str, list[dict]] = {}
     for r in scored.sentences.to_dict("records"):
@@ -213,20 +221,21 @@ def results_from_scored(model, name: str, corpus, scored, ids: list[str] | None 
             pos = positions[rid]
             pos = pos[np.argsort(cols["order"][pos], kind="stable")]
             toks = _Tokens(*(cols[c][pos] for c in ("start", "end", "word", "sentence", "risk", "pred", "own",
-                                                     "mismatch", "semantic")))
+                                                     "mismatch", "semantic", "confident")))
         sents = sorted(by_response.get(rid, []), key=lambda r: r["sentence_index"])
         chunks, texts = locations[source.source_id]
         for r in sents:
             r["triplet_list"] = triplets.get((rid, int(r["sentence_index"])), [])
         result = _one(name, cuts, response, source, rows.loc[rid], sents, toks,
-                      scored.features.parsed.get(rid), chunks, ids[k] if ids is not None else rid, model_label)
+                      scored.features.parsed.get(rid), chunks, ids[k] if ids is not None else rid, model_label,
+                      conflicts)
         result.passages, result.chunks = texts, [c[:3] for c in chunks]
         out.append(result)
     return out
 
 
 def _one(name, cuts, response, source, row, sents: list[dict], toks: _Tokens | None, doc, locations,
-         rid: str, model_label: str) -> DetectionResult:
+         rid: str, model_label: str, conflicts: bool = False) -> DetectionResult:
     risk = float(row[f"risk_{name}"])
     result = DetectionResult(rid, response.response, "supported", risk, float(cuts["response"]), name,
                              model_label, question=source.query)
@@ -252,6 +261,15 @@ def _one(name, cuts, response, source, row, sents: list[dict], toks: _Tokens | N
         if spans:
             notes.append("no word reaches the word threshold: the unsupported words of the flagged "
                          "sentences are named instead (level 'sentence')")
+    if conflicts and toks is not None and toks.confident is not None:
+        covered = np.zeros(len(toks.start), bool)
+        for span in spans:
+            covered |= (toks.start < span.end) & (toks.end > span.start)
+        ruled = toks.confident & toks.word & ~covered
+        if ruled.any():
+            spans = sorted(spans + _mask_spans(toks, doc, ruled, sents, "rule"), key=lambda x: x.start)
+            notes.append("words contradict the evidence (a confident semantic error class): flagged by "
+                         "rule (level 'rule')")
     result.spans = spans
     named = {span.sentence for span in spans}  # a sentence with a flagged word is not 'supported'
     result.sentences = [replace(x, verdict="unsupported") if x.index in named else x for x in result.sentences]

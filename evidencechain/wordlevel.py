@@ -52,12 +52,21 @@ SPAN_GAPS = (0, 1, 2, 3)
 """Candidate widths (in function words) of the gaps a span may bridge; chosen on calibration."""
 
 
-def refine_word_mask(tokens: pd.DataFrame, mask: np.ndarray, gap: int, drop_function_only: bool) -> np.ndarray:
+def sentence_rows(tokens: pd.DataFrame) -> list[np.ndarray]:
+    """Row positions of each sentence's tokens, in token order (what `refine_word_mask` walks)."""
+    order = tokens["token_index"].to_numpy()
+    keys = tokens.groupby(["response_id", "sentence_index"], sort=False).indices
+    return [rows[np.argsort(order[rows], kind="stable")] for rows in keys.values()]
+
+
+def refine_word_mask(tokens: pd.DataFrame, mask: np.ndarray, gap: int, drop_function_only: bool,
+                     rows_by_sentence: list[np.ndarray] | None = None) -> np.ndarray:
     """The span rule applied to flagged words, within each sentence.
 
     Up to `gap` unflagged function words (stop words; punctuation is always crossed) between
     two flagged words are flagged too, so a clause becomes one span; with `drop_function_only`,
     a run of flagged words made of stop words only is unflagged. Punctuation is never flagged.
+    `rows_by_sentence`: `sentence_rows(tokens)`, when the caller applies several rules.
     """
     mask = np.asarray(mask, dtype=bool).copy()
     if not len(tokens):
@@ -66,9 +75,7 @@ def refine_word_mask(tokens: pd.DataFrame, mask: np.ndarray, gap: int, drop_func
     if gap == 0 and not drop_function_only:
         return mask & ~punct
     function = (tokens["is_stop"].to_numpy() > 0) | punct
-    keys = tokens.groupby(["response_id", "sentence_index"], sort=False).indices
-    for rows in keys.values():
-        rows = rows[np.argsort(tokens["token_index"].to_numpy()[rows], kind="stable")]
+    for rows in rows_by_sentence if rows_by_sentence is not None else sentence_rows(tokens):
         flagged = rows[mask[rows]]
         if not len(flagged):
             continue
@@ -100,9 +107,10 @@ def choose_span_rule(tokens: pd.DataFrame, risk: np.ndarray, threshold: float) -
     y = tokens["label"].to_numpy()[words] > 0
     raw = np.asarray(risk, dtype=float) >= threshold
     best, best_f1 = {"gap": 0, "drop_function_only": False}, -1.0
+    rows = sentence_rows(tokens) if len(tokens) else []
     for drop in (False, True):
         for gap in SPAN_GAPS:
-            pred = refine_word_mask(tokens, raw, gap, drop)[words]
+            pred = refine_word_mask(tokens, raw, gap, drop, rows)[words]
             tp = float((pred & y).sum())
             f1 = 2 * tp / (pred.sum() + y.sum()) if pred.sum() + y.sum() else 0.0
             if f1 > best_f1 + 1e-12:

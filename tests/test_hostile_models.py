@@ -10,6 +10,8 @@ import hashlib
 import json
 import os
 import pickle
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -98,6 +100,27 @@ def test_save_writes_skops_and_json_only_and_one_fit_gives_one_sha256(fitted, tm
     assert zipfile.is_zipfile(first / MODEL_FILE)
 
 
+def test_the_model_file_holds_no_wall_seconds_and_no_memory_address(fitted, tmp_path):
+    fitted.score(load_ragtruth(*DATA), progress=False)  # scoring sets the vectorizers' id(stop_words)
+    assert fitted.timings
+    with zipfile.ZipFile(fitted.save(tmp_path / "m") / MODEL_FILE) as archive:
+        schema = json.loads(archive.read("schema.json"))
+    found: dict[str, list] = {"_stop_words_id": [], "timings": [], "family_seconds": []}
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in found and isinstance(value, dict):
+                    found[key].append(value["content"])
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(schema)
+    assert found["_stop_words_id"] and set(found["_stop_words_id"]) == {"0"}
+    assert found["timings"] == [{}] and found["family_seconds"] == [{}]
+
+
 def test_a_loaded_model_scores_exactly_as_the_fitted_one(fitted, model_dir):
     corpus = load_ragtruth(*DATA)
     before = fitted.score(corpus, progress=False).responses
@@ -173,6 +196,21 @@ def test_a_skops_file_naming_a_foreign_type_is_refused_before_loading(fitted, mo
     assert "not part of an evidencechain model" in message and "\n" not in message
     assert ("system" in message) if payload == "function" else ("_Payload" in message)
     assert not ran.exists()
+
+
+def test_a_skops_file_naming_a_scipy_ufunc_is_refused_when_evidencechain_imports_skops(fitted, model_dir):
+    """skops trusts scipy's ufuncs by default; imported by `modelfile` (a new process, as `detect`
+    runs) it trusts none, and no evidencechain model holds one."""
+    import scipy.special
+
+    crafted = EvidenceChain.__new__(EvidenceChain)
+    crafted.__dict__.update(fitted.__dict__, cache=None)
+    crafted.hook = scipy.special.expit
+    _reseal(model_dir, {MODEL_FILE: sio.dumps(crafted)})
+    code = ("import sys\nfrom evidencechain.model import EvidenceChain\nfrom evidencechain.errors import ModelError\n"
+            "try:\n    EvidenceChain.load(sys.argv[1])\nexcept ModelError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(model_dir)], capture_output=True, text=True, timeout=300)
+    assert "not part of an evidencechain model" in done.stdout and "expit" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_skops_file_of_another_object_is_refused(model_dir):

@@ -31,7 +31,8 @@ class Detector:
     """A fitted EvidenceChain model and the detector whose verdicts it reports."""
 
     def __init__(self, model, detector: str | None = None, name: str = "model", card: dict | None = None,
-                 device: str = "cpu", batch_size: int = BATCH_SIZE, path: str | Path | None = None):
+                 device: str = "cpu", batch_size: int = BATCH_SIZE, path: str | Path | None = None,
+                 conflicts: bool | None = None):
         self.model = model
         self.path = Path(path) if path is not None else None
         """The model directory (None for a model given as an object)."""
@@ -41,12 +42,15 @@ class Detector:
         self.card = card or {}
         self.batch_size = _positive(batch_size, "batch_size")
         self.device = _device(device, model)
+        self.conflicts = bool(self.card.get("recipe", {}).get("conflict_rule")) if conflicts is None else conflicts
+        """Flag the words of confident semantic signals by rule (`results_from_scored`); by default
+        as the model's card says (on for the default model)."""
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
     def default(cls, detector: str | None = None, device: str = "cpu", cache_dir: str | Path | None = None,
                 pipeline: str = "auto", parse_cache: bool = True, quiet: bool = False,
-                batch_size: int = BATCH_SIZE) -> Detector:
+                batch_size: int = BATCH_SIZE, conflicts: bool | None = None) -> Detector:
         """The default model, built on first use (see `evidencechain.detect.default`)."""
         from .default import cache_dir as user_cache
         from .default import ensure_default_model, read_card
@@ -64,12 +68,12 @@ class Detector:
             path = ensure_default_model(pipeline, root, quiet=quiet)
             model = _load(path, root if parse_cache else None)
         card = read_card(path)
-        return cls(model, detector or card.get("detector"), path.name, card, device, batch_size, path)
+        return cls(model, detector or card.get("detector"), path.name, card, device, batch_size, path, conflicts)
 
     @classmethod
     def load(cls, path: str | Path, detector: str | None = None, device: str = "cpu",
              cache_dir: str | Path | None = None, parse_cache: bool = True,
-             batch_size: int = BATCH_SIZE) -> Detector:
+             batch_size: int = BATCH_SIZE, conflicts: bool | None = None) -> Detector:
         """Any fitted model directory (RUN/model); nothing in it is executed (see `modelfile`)."""
         from .default import cache_dir as user_cache
         from .default import read_card
@@ -77,7 +81,7 @@ class Detector:
         root = Path(cache_dir) if cache_dir else user_cache()
         model = _load(Path(path), root if parse_cache else None)
         card = read_card(path)
-        return cls(model, detector or card.get("detector"), str(path), card, device, batch_size, path)
+        return cls(model, detector or card.get("detector"), str(path), card, device, batch_size, path, conflicts)
 
     # -- prediction -----------------------------------------------------------------------
     def predict(self, context: str | list[str], question: str | None = None, answer: str | None = None,
@@ -119,7 +123,8 @@ class Detector:
                 with one_openmp_thread():
                     scored = self.model.score(sub, progress=False)
                 names = ids[lo:lo + len(part)] if ids is not None else [r.id for r in part]
-                yield from results_from_scored(self.model, self.detector, sub, scored, names, self.name)
+                yield from results_from_scored(self.model, self.detector, sub, scored, names, self.name,
+                                               self.conflicts)
                 bar.update(len(part))
         finally:
             bar.close()
@@ -130,6 +135,7 @@ class Detector:
                 "thresholds": self.model.thresholds[self.detector],
                 "selection_rule": self.card.get("selection_rule", "the model's primary detector"),
                 "learned_checker": self.card.get("learned_checker", "absent"),
+                "conflict_rule": self.conflicts,
                 "spacy_pipeline": self.model.features.pipeline}
 
     def close(self) -> None:

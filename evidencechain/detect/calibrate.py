@@ -15,21 +15,24 @@ model, or `--model`) keeps its features and fitted detectors. On the labelled an
 4. the detector `detect` reports: the best verdict F1 over inner folds of the labelled answers
    (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
 
+5. with enough labels of both classes, a stacker over the calibrated model (`stack`).
+
 The estimate: stratified k-fold by source (answers sharing a context stay in one fold; seed
-17), steps 1-4 on the other folds only, then `detect`'s verdicts and spans on the held-out
-fold, before (the base model as it is) and after; mean and sd over folds.
+17), steps 1-4 (and 5) on the other folds only, then `detect`'s verdicts and spans on the
+held-out fold, before (the base model as it is), after (thresholds only) and stacked; mean and
+sd over folds. The command itself is `calibrate_command`.
 """
 from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import ConfigError, InputError
+from ..errors import InputError
+from .stack import stack
 
 MIN_PER_CLASS = 10
 """Fewest hallucinated and fewest supported answers calibrate accepts (and at least one per fold)."""
@@ -272,122 +275,27 @@ def folds_of(data: Labelled, folds: int, seed: int) -> list[tuple[list[str], lis
 
 
 def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17,
-                   fixed: str | None = None) -> Estimate:
+                   fixed: str | None = None, stacked: bool = False) -> Estimate:
     """Each fold: `refit` on the other folds (reporting `fixed` if given), both models scored on
-    the held-out fold (the base model with its `detector`)."""
+    the held-out fold (the base model with its `detector`); with `stacked`, a stacker fitted on
+    the same other folds over the refitted model (`stack.stack`) is scored there too."""
     estimate = Estimate(folds, seed, detector)
     for k, (train, test) in enumerate(folds_of(data, folds, seed)):
-        model = refit(copy.deepcopy(base), data.subset(train), folds, seed, fixed)
+        part = data.subset(train)
+        model = refit(copy.deepcopy(base), part, folds, seed, fixed)
         held = data.subset(test)
         before, after = evaluate(base, detector, held), evaluate(model, model.primary, held)
-        estimate.per_fold.append({
-            "fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),
-            "response_f1_before": before["response_f1"], "response_f1_after": after["response_f1"],
-            "span_f1_before": before["span_f1"], "span_f1_after": after["span_f1"],
-            "detector": model.primary, "thresholds": model.thresholds[model.primary]})
+        row = {"fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),
+               "response_f1_before": before["response_f1"], "response_f1_after": after["response_f1"],
+               "span_f1_before": before["span_f1"], "span_f1_after": after["span_f1"],
+               "detector": model.primary, "thresholds": model.thresholds[model.primary]}
+        if stacked:
+            fitted = stack(copy.deepcopy(model), part, folds, seed)
+            result = evaluate(fitted, fitted.primary, held)
+            row |= {"response_f1_stacked": result["response_f1"], "span_f1_stacked": result["span_f1"],
+                    "stacker_threshold": round(fitted.stacker.threshold, 6)}
+        estimate.per_fold.append(row)
     return estimate
-
-
-# -- the command ------------------------------------------------------------------------------
-
-def _shown(args) -> str:
-    return str(args.labelled) if args.labelled else str(args.response_jsonl)
-
-
-def check_args(args) -> tuple[str, ...]:
-    pairs = args.response_jsonl or args.source_info_jsonl
-    if args.labelled and pairs:
-        raise ConfigError("calibrate: give either LABELLED (a JSONL/CSV file) or --response-jsonl and "
-                          "--source-info-jsonl, not both")
-    if pairs and not (args.response_jsonl and args.source_info_jsonl):
-        raise ConfigError("calibrate: --response-jsonl and --source-info-jsonl go together")
-    if not args.labelled and not pairs:
-        raise ConfigError("calibrate: give LABELLED (a JSONL or CSV file of {context, question, answer, "
-                          "hallucinated, spans} records), or --response-jsonl and --source-info-jsonl")
-    if args.folds < 2:
-        raise ConfigError(f"calibrate: --folds must be at least 2, got {args.folds}")
-    return tuple(str(p) for p in (args.labelled, args.response_jsonl, args.source_info_jsonl, args.model) if p)
-
-
-def run_calibrate(args) -> int:
-    import sys
-
-    from ..io import atomic_write_text, cache_dir, check_output_dir, sha256_file, staged_directory
-    from .api import Detector
-
-    inputs = check_args(args)
-    cache_root = Path(args.cache_dir) if args.cache_dir else cache_dir()
-    check_output_dir(args.out, (*inputs, cache_root))
-    corpus = read_labelled(args.labelled, args.response_jsonl, args.source_info_jsonl)
-    check_counts(corpus, args.folds, _shown(args))
-    common = {"cache_dir": cache_root, "parse_cache": not args.no_cache}
-    detector = Detector.load(args.model, **common) if args.model else Detector.default(quiet=args.quiet, **common)
-    if args.detector and args.detector not in detector.model.detectors:
-        from ..errors import did_you_mean
-
-        names = tuple(detector.model.detectors)
-        detector.close()
-        raise ConfigError(f"calibrate: --detector {args.detector!r} is not in the model"
-                          f"{did_you_mean(args.detector, names)}; its detectors: {', '.join(names)}")
-    try:
-        data = featurize(detector.model, corpus, progress=not args.quiet and sys.stderr.isatty())
-        estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed, args.detector)
-        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
-    finally:
-        detector.close()
-    from ..runinfo import code_commit
-
-    report = {"commit": code_commit(), "base_model": detector.name, "detector": detector.detector, "detector_after": model.primary,
-              "detector_fixed": bool(args.detector),
-              "labelled": {"files": {Path(p).name: sha256_file(p) for p in
-                                     (args.labelled, args.response_jsonl, args.source_info_jsonl) if p},
-                           "answers": len(data.ids), "hallucinated": int(data.labels.sum()),
-                           "answers_with_word_labels": len(data.word_known),
-                           "with_spans": sum(bool(r.labels) for r in corpus.responses)},
-              "folds": args.folds, "seed": args.seed, "per_fold": estimate.per_fold,
-              "summary": {k: dict(zip(("mean", "sd", "folds"), estimate.summary(k))) for k in METRICS},
-              "thresholds_before": detector.model.thresholds[detector.detector],
-              "thresholds_after": model.thresholds[model.primary]}
-    model.timings = {}  # wall-clock seconds: the one part of a model that differs between runs
-    with staged_directory(args.out, (*inputs, cache_root)) as stage:
-        atomic_write_text(stage / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
-        model.save(stage)
-    for line in summary_lines(report, args.out):
-        print(line)
-    return 0
-
-
-METRICS = ("response_f1_before", "response_f1_after", "span_f1_before", "span_f1_after")
-
-
-def _cell(summary: dict) -> str:
-    if not summary["folds"]:
-        return "n/a"
-    return f"{summary['mean']:.3f} ± {summary['sd']:.3f}"
-
-
-def summary_lines(report: dict, out) -> list[str]:
-    """What `calibrate` prints: the labels, the cross-validated estimate, the thresholds, the model."""
-    lab, s = report["labelled"], report["summary"]
-    lines = [f"labelled: {lab['answers']} answers ({lab['hallucinated']} hallucinated, "
-             f"{lab['answers'] - lab['hallucinated']} supported; {lab['with_spans']} with spans, "
-             f"{lab['answers_with_word_labels']} with word labels); base model {report['base_model']}",
-             f"cross-validated estimate ({report['folds']} folds by context, seed {report['seed']}; "
-             f"mean ± sd over folds):",
-             f"  {'':12} {'before':>20} {'after':>20}",
-             f"  {'detector':12} {report['detector']:>20} {report['detector_after']:>20}   "
-             + ("(given by --detector)" if report["detector_fixed"] else "(after: chosen on each fold's training answers)")]
-    for level in ("response", "span"):
-        lines.append(f"  {level + ' F1':12} {_cell(s[f'{level}_f1_before']):>20} {_cell(s[f'{level}_f1_after']):>20}")
-    if not s["span_f1_after"]["folds"]:
-        lines.append("  span F1 n/a: no labelled spans (word and sentence thresholds kept from the base model)")
-    before, after = report["thresholds_before"], report["thresholds_after"]
-    lines.append(f"calibrated model: detector {report['detector_after']}, thresholds " + ", ".join(
-        f"{k} {after[k]:.4g}" for k in ("response", "sentence", "word") if k in after)
-        + f" (base {report['detector']}: " + ", ".join(
-        f"{k} {before[k]:.4g}" for k in ("response", "sentence", "word") if k in before) + ")")
-    lines.append(f"model written to {out} (evidencechain detect INPUT --model {out})")
-    return lines
 
 
 def labelled_example(seed: int = 18, sources: int = 10) -> list[dict]:

@@ -49,6 +49,8 @@ class DetectOptions:
     detector: str | None = None
     device: str = "cpu"
     batch_size: int = 64
+    conflict_rule: bool | None = None
+    """Flag confident semantic conflicts by rule; None: as the model's card says."""
     parse_cache: bool = True
     quiet: bool = False
     force: bool = False
@@ -79,7 +81,9 @@ class DetectOptions:
             mode=mode, inputs=inputs, cache_root=cache_root, input=args.input,
             response_jsonl=args.response_jsonl, source_info_jsonl=args.source_info_jsonl,
             input_format=args.input_format, model=args.model, detector=args.detector, device=args.device,
-            batch_size=args.batch_size, parse_cache=not args.no_cache and mode != "stream",
+            batch_size=args.batch_size,
+            conflict_rule=None if getattr(args, "conflict_rule", None) is None else args.conflict_rule == "on",
+            parse_cache=not args.no_cache and mode != "stream",
             quiet=args.quiet, force=args.force, out=args.out, html=args.html, tables=args.tables,
             format=args.format or "jsonl", color=args.color, out_dir=getattr(args, "out_dir", None),
             partition_size=getattr(args, "partition_size", None), engine=getattr(args, "engine", None) or "local",
@@ -289,7 +293,8 @@ def _detector(options: DetectOptions):
     from .api import Detector
 
     common = {"detector": options.detector, "device": options.device, "cache_dir": options.cache_root,
-              "parse_cache": options.parse_cache, "batch_size": options.batch_size}
+              "parse_cache": options.parse_cache, "batch_size": options.batch_size,
+              "conflicts": options.conflict_rule}
     if options.model:
         return Detector.load(options.model, **common)
     return Detector.default(quiet=options.quiet, **common)

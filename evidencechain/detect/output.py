@@ -125,7 +125,7 @@ def highlighted(answer: str, result: DetectionResult, colour: bool) -> str:
             continue
         out.append(terminal_safe(answer[at:span.start]))
         piece = terminal_safe(answer[span.start:span.end])
-        style = "high" if span.confidence >= 0.5 and span.level == "word" else "low"
+        style = "high" if span.confidence >= 0.5 and span.level == "word" or span.level == "rule" else "low"
         out.append(_paint(piece, style, colour) if colour else f"[[{piece}]]")
         at = span.end
     out.append(terminal_safe(answer[at:]))

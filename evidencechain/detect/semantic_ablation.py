@@ -6,6 +6,11 @@ thresholds (chosen on the synthetic calibration split), as `detect` would, givin
 span F1.
 
     python -m evidencechain.detect.semantic_ablation [--data ../shared/data] [--benchmarks NAME NAME:SUBSET ...]
+    python -m evidencechain.detect.semantic_ablation --runs without=RUN_DIR with=RUN_DIR
+
+The second form adds rows from two finished benchmark runs of one config with and without the
+new feature groups (e.g. leave-one-subset-out fits): per evaluation and detector, the mean
+over the scored subsets.
 
 Writes results/semantic_ablation/{models/,ablation_BENCHMARKS.csv}: per benchmark, variant and detector,
 answer-level balanced accuracy and ROC-AUC on the scored part. The 'without' variant is the
@@ -114,7 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--benchmarks", nargs="+", default=sources()["ablation"]["default"])
     ap.add_argument("--variants", nargs="+", default=["without", "with"], choices=list(VARIANTS))
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_ablation")
+    ap.add_argument("--runs", nargs="+", metavar="VARIANT=RUN_DIR",
+                    help="instead: add the per-subset mean of finished `evidencechain run` directories "
+                         "(one per variant, e.g. without=... with=...) as rows")
     args = ap.parse_args(argv)
+    if args.runs:
+        return _import_runs(args.runs, args.out)
     cache = ParseCache(args.out / "parse.sqlite")
     rows = []
     for variant in args.variants:
@@ -139,6 +149,41 @@ def main(argv: list[str] | None = None) -> int:
     name = "_".join(b.replace(":", "-") for b in args.benchmarks) + "_" + "_".join(args.variants)
     table.to_csv(args.out / f"ablation_{name}.csv", index=False)
     _combine(args.out)
+    print(table.to_string(index=False))
+    return 0
+
+
+def run_rows(variant: str, run_dir: Path) -> list[dict]:
+    """Rows of one finished run: per evaluation and detector, the mean over the scored subsets
+    (each scored at its own threshold) of response-level balanced accuracy and ROC-AUC."""
+    m = pd.read_csv(run_dir / "metrics.csv")
+    m = m[(m["level"] == "response") & m["method"].isin(DETECTORS)]
+    fitted_on = m["fit"].where(~m["unit"].str.contains(r"\[-", regex=True), m["fit"] + " (leave-one-domain-out)")
+    first = fitted_on.groupby(m["test"]).transform("first")
+    keep = (m["family"] != "unsupervised") | (fitted_on == first)  # rules do not depend on the fit
+    m, fitted_on = m[keep], fitted_on[keep]
+    rows = []
+    for (test, fitted, det), part in m.groupby([m["test"], fitted_on, m["method"]], sort=False):
+        scope = f"{test}, mean of {len(part)}" if len(part) > 1 else str(test)
+        rows.append({"benchmark": f"{scope}, fitted on {fitted}", "variant": variant,
+                     "detector": det, "balanced_accuracy": round(part["balanced_accuracy"].mean(), 4),
+                     "roc_auc": round(part["roc_auc"].mean(), 4), "answers": int(part["n"].sum())})
+    return rows
+
+
+def _import_runs(runs: list[str], out: Path) -> int:
+    rows, names = [], []
+    for item in runs:
+        variant, _, where = item.partition("=")
+        if not where or not (Path(where) / "metrics.csv").is_file():
+            print(f"error: --runs {item}: expected VARIANT=RUN_DIR with RUN_DIR/metrics.csv", file=sys.stderr)
+            return 2
+        rows += run_rows(variant, Path(where))
+        names.append(f"{Path(where).name}-{variant}")
+    table = pd.DataFrame(rows)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / f"ablation_runs_{'_'.join(names)}.csv", index=False)
+    _combine(out)
     print(table.to_string(index=False))
     return 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .alignment import AlignmentFamily
 from .checker import CheckerFamily
 from .claims import ClaimsCheckerFamily, ClaimsFamily
 from .family import FeatureFamily
@@ -20,6 +21,7 @@ from .retrieval import TfidfFamily
 from .semantic.table import SemanticFamily
 from .sentences import LabelsFamily, LexicalFamily, MismatchFamily, RetrievalFamily, SentenceFamily
 from .tiers import TiersFamily
+from .word_prior import WordPriorFamily
 
 FAMILIES: dict[str, FeatureFamily] = {}
 """Every registered family by name, in registry (= run and column) order."""
@@ -105,6 +107,6 @@ def configure(config, families) -> object:
 
 for _family in (SentenceFamily(), LexicalFamily(), RetrievalFamily(), MismatchFamily(), LabelsFamily(),
                 TiersFamily(), MetadataFamily(), TfidfFamily(), ResponseFamily(), EmbeddingFamily(),
-                CheckerFamily(), SemanticFamily(), ClaimsFamily(), ClaimsCheckerFamily()):
+                CheckerFamily(), SemanticFamily(), AlignmentFamily(), WordPriorFamily(), ClaimsFamily(), ClaimsCheckerFamily()):
     register(_family)
 BUILTIN = frozenset(FAMILIES)

@@ -79,7 +79,10 @@ def default_model_body(source: Path = DEFAULT_MODEL_DIR) -> str | None:
              f"({', '.join(detectors)}), fitted on the train split ({answers.get('train', '?')} answers), "
              f"thresholds and the reported detector chosen on the calibration split "
              f"({answers.get('calibration', '?')} answers), the audit test split ({answers.get('test', '?')} "
-             f"answers) scored once. Chosen: **{chosen}**.", "",
+             f"answers) scored once. Chosen: **{chosen}**." + (
+                 " Conflict rule on: `detect` also flags, by rule (level `rule`), the words of confident "
+                 "semantic signals, whatever the fitted detector says." if card["recipe"].get("conflict_rule")
+                 else ""), "",
              "| detector | calibration answer F1 | calibration span F1 | audit test answer F1 | audit test span F1 |",
              "|---|--:|--:|--:|--:|"]
     for name in detectors:
@@ -132,19 +135,36 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
     def cell(key: str) -> str:
         return f"{_f(s[key]['mean'])} ± {_f(s[key]['sd'])}" if s[key]["folds"] else "n/a"
 
-    higher = sum(f["response_f1_after"] > f["response_f1_before"] for f in report["per_fold"])
-    return "\n".join([
+    stacker = report.get("stacker") or {}
+    stacked = bool(stacker.get("estimated"))
+    folds = len(report["per_fold"])
+
+    def higher(key: str) -> str:
+        count = sum(f[key] is not None and f[key] > f["response_f1_before"] for f in report["per_fold"])
+        return f"(higher in {count} of {folds} folds)"
+
+    extra = " | stacked" if stacked else ""
+    lines = [
         f"From `{source / 'calibration.json'}` (commit {report.get('commit') or 'not recorded'}): "
         f"{lab['answers']} answers, {lab['hallucinated']} hallucinated, {report['folds']} folds by context, "
-        f"seed {report['seed']}; each fold calibrated without its held-out answers.", "",
-        "| | before (base model) | after `calibrate` |", "|---|---|---|",
-        f"| detector `detect` reports | {report['detector']} | {report['detector_after']} |",
+        f"seed {report['seed']}; each fold calibrated without its held-out answers"
+        + (" (thresholds, then the stacker, on its training folds only)." if stacked else "."), "",
+        f"| | before (base model) | after `calibrate`, thresholds only{extra} |",
+        "|---|---|---|" + ("---|" if stacked else ""),
+        f"| detector `detect` reports | {report['detector']} | "
+        f"{report.get('detector_thresholds', report['detector_after'])} |" + (" Stacked |" if stacked else ""),
         f"| answer F1 (`detect`'s verdicts), mean ± sd over folds | {cell('response_f1_before')} | "
-        f"{cell('response_f1_after')} (higher in {higher} of {len(report['per_fold'])} folds) |",
-        f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"])
+        f"{cell('response_f1_after')} {higher('response_f1_after')} |"
+        + (f" {cell('response_f1_stacked')} {higher('response_f1_stacked')} |" if stacked else ""),
+        f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"
+        + (f" {cell('span_f1_stacked')} |" if stacked else "")]
+    if stacker.get("why"):
+        lines += ["", f"{stacker['why'][:1].upper()}{stacker['why'][1:]}."]
+    return "\n".join(lines)
 
 
 SUITE_SUMMARY = Path("results/semantic_suite/summary.csv")
+INVENTED_SUITE = Path("results/invented_suite/summary.csv")
 SEMANTIC_ABLATION = Path("results/semantic_ablation/ablation.csv")
 
 
@@ -171,14 +191,33 @@ def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
     return "\n".join(lines)
 
 
+def invented_suite_body(source: Path = INVENTED_SUITE) -> str | None:
+    """Planted errors caught and paraphrases flagged by `detect`, conflict rule off and on."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    lines = [f"From `{source}` (the default model; caught: verdict 'hallucinated' with a span on the planted "
+             "words; flagged: the verdict alone):", "",
+             "| class | cases | caught, rule off (default) | caught, `--conflict-rule on` | flagged, rule off | "
+             "flagged, rule on |", "|---|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        paraphrase = r["kind"] != "error"
+        caught = ("", "") if paraphrase else (r["caught_off"], r["caught_on"])
+        lines.append(f"| {r['class']} | {r['cases']} | {caught[0]} | {caught[1]} | {r['flagged_off']} | "
+                     f"{r['flagged_on']} |")
+    return "\n".join(lines)
+
+
 def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
     """The default model's recipe with and without the semantic family, per benchmark and variant."""
     rows = _csv(source)
     if rows is None:
         return None
-    lines = [f"From `{source}` (variants: `without` = audit only, no semantic family; `with` = audit + 120 "
-             "planted passages with the family; `planted_N` = audit + N planted passages; `semantic_only` = the "
-             "family, audit only; `planted_only` = planted passages without the family):", "",
+    lines = [f"From `{source}` (variants: `without` = audit only, no semantic family; `with` = the default "
+             "model's recipe, the family with `RECIPE['planted']` planted passages; `planted_N` = audit + N planted "
+             "passages with the family; `semantic_only` = the family, audit only; `planted_only` = planted passages "
+             "without the family. Rows `NAME, mean of N, fitted on ...`: a benchmark config run without and with "
+             "its new feature groups, the mean over its subsets (`--runs`)):", "",
              "| benchmark | variant | detector | balanced accuracy | ROC-AUC | answer F1 | span F1 |",
              "|---|---|---|--:|--:|--:|--:|"]
     for r in rows:
@@ -197,7 +236,8 @@ def source_label(name: str) -> str:
     """What a block's provenance line says: its source and the commit that source was measured on."""
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
-    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION}.get(name)
+    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION,
+               "invented-suite": INVENTED_SUITE}.get(name)
     if sidecar is not None:
         marker = sidecar.parent / "commit.txt"
         commit = marker.read_text("utf-8").strip() if marker.is_file() else None
@@ -210,10 +250,11 @@ def source_label(name: str) -> str:
 
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
-             "semantic-ablation": semantic_ablation_body}
+             "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
            "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
-           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)"}
+           "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
+           "invented-suite": f"{INVENTED_SUITE} (make invented-suite)"}

@@ -32,10 +32,15 @@ def cached_type(cls: type) -> type:
     return cls
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value):
     if isinstance(value, np.ndarray):
         return {"__array__": value.dtype.str, "shape": list(value.shape), "data": value.ravel().tolist()}
     if isinstance(value, (tuple, list)):
+        if _SCALARS.issuperset(map(type, value)):  # JSON writes a tuple of scalars as it is
+            return value
         return [_plain(v) for v in value]
     if isinstance(value, (np.integer, np.floating, np.bool_)):
         return value.item()
@@ -64,6 +69,8 @@ def _restore(value):
             raise ValueError(f"unexpected array type {dtype!r}")
         return np.asarray(value["data"], dtype=np.dtype(dtype)).reshape(value["shape"])
     if isinstance(value, list):
+        if _SCALARS.issuperset(map(type, value)):
+            return tuple(value)
         return tuple(_restore(v) for v in value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value

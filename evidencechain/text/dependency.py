@@ -16,10 +16,12 @@ import spacy
 from spacy.tokens import Doc
 
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
-from .nlp import MODEL_CANDIDATES
+from .nlp import MODEL_CANDIDATES, load_pipeline
 from .parallel import map_chunks
 
 log = logging.getLogger(__name__)
+DROPPED = ("ner", "lemmatizer", "senter")
+"""Components of the model that no consumer of the dependency parse reads."""
 
 
 @cached_type
@@ -51,16 +53,32 @@ class DependencyParse:
 @lru_cache(maxsize=1)
 def load_dependency_pipeline():
     """The first installed model of `MODEL_CANDIDATES` with its parser (no NER, no
-    lemmatizer); None when only the blank pipeline exists."""
+    lemmatizer); None when only the blank pipeline exists. It shares the token pipeline's
+    components (`load_pipeline("auto")`, where the parser is loaded and disabled) when that
+    pipeline has a parser."""
+    token_nlp = load_pipeline("auto")[0]
+    if "parser" in token_nlp.component_names:
+        return _sharing(token_nlp)
     for name in MODEL_CANDIDATES:
         try:
-            nlp = spacy.load(name, exclude=["ner", "lemmatizer", "senter"])
+            nlp = spacy.load(name, exclude=DROPPED)
         except OSError:
             continue
         if "parser" in nlp.pipe_names:
             return nlp
     log.warning("no spaCy model with a parser installed: triplets use the rule fallback")
     return None
+
+
+def _sharing(source):
+    """A pipeline of `source`'s own tokenizer and components (the same objects, not copies), in
+    its order, without `DROPPED`: what `spacy.load(name, exclude=DROPPED)` builds, without
+    reading the model again."""
+    nlp = type(source)(source.vocab, meta=source.meta, create_tokenizer=lambda _: source.tokenizer)
+    for name in source.component_names:
+        if name not in DROPPED:
+            nlp.add_pipe(name, source=source)
+    return nlp
 
 
 def dependency_pipeline_name() -> str | None:

@@ -18,20 +18,24 @@ def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
     """Return (nlp, name).
 
     kind="auto": the first installed of `MODEL_CANDIDATES` (parser swapped for the faster
-    `senter`), else a blank English pipeline with a rule sentencizer and no NER.
+    `senter`), else a blank English pipeline with a rule sentencizer and no NER. The parser is
+    loaded but disabled: the dependency pipeline (`text.dependency`) runs its components,
+    so the model is read from disk once per process.
     kind="blank": always the blank pipeline (fast; entities come from the rule fallback).
     Any other value is a package name or a local directory passed to `spacy.load`.
     """
     candidates = MODEL_CANDIDATES if kind == "auto" else (() if kind == "blank" else (kind,))
     for name in candidates:
         try:
-            nlp = spacy.load(name, exclude=["parser"])
+            nlp = spacy.load(name, exclude=[] if kind == "auto" else ["parser"])
         except OSError as exc:
             if kind not in ("auto", "blank"):
                 raise MissingDependency(
                     f"spaCy pipeline {kind!r} cannot be loaded ({' '.join(str(exc).split())}); use 'auto', "
                     "'blank', an installed spaCy package or a pipeline directory") from exc
             continue
+        if "parser" in nlp.pipe_names:
+            nlp.disable_pipe("parser")
         if "senter" in nlp.disabled:
             nlp.enable_pipe("senter")
         version = nlp.meta.get("version", "?")

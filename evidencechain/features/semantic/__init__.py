@@ -11,6 +11,7 @@ from ...text.parse import ParsedText
 from .align import View, best_evidence, sentence_view, sentence_views
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
+from .confidence import mark_confident
 from .lexicon import lexicon
 from .modality import modality_shifts
 from .polarity import polarity_flips
@@ -47,7 +48,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if not taken.intersection(s.tokens):
             out.append(s)
             taken.update(s.tokens)
-    return out
+    return mark_confident(out, answer, e, lex)
 
 
 def text_signals(answer: ParsedText, evidence: EvidenceSide,

@@ -13,3 +13,5 @@ class Signal:
     """Token indices into the answer's ParsedText."""
     evidence: str
     """The evidence words the answer's words conflict with ('reduced')."""
+    confident: bool = False
+    """Whether `detect` flags it by rule (`confidence.mark_confident`)."""

@@ -35,6 +35,8 @@ class Lexicon:
     not_units: frozenset[str]
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
+    confidence: dict[str, float]
+    """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
 
 
 def _read(name: str) -> str:
@@ -66,4 +68,5 @@ def lexicon() -> Lexicon:
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
-        currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality)
+        currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        confidence={k: float(v) for k, v in cues["confidence"].items()})

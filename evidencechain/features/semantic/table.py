@@ -2,7 +2,8 @@
 
 Sentence columns (`SEMANTIC_FEATURES`): one count of signals per class (`sem_polarity`, ...) and
 their total (`semantic_conflict`). Token columns: `semantic_conflict` (1 on a flagged word), the
-class (`semantic_class`) and the evidence words it conflicts with (`semantic_evidence`), '' elsewhere.
+class (`semantic_class`) and the evidence words it conflicts with (`semantic_evidence`), '' elsewhere,
+and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
 
 SEMANTIC_FEATURES = [f"sem_{c}" for c in CLASSES] + ["semantic_conflict"]
-TOKEN_COLUMNS = ("semantic_conflict", "semantic_class", "semantic_evidence")
+TOKEN_COLUMNS = ("semantic_conflict", "semantic_class", "semantic_evidence", "semantic_confident")
 
 
 def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
@@ -24,7 +25,7 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     """Add the family's columns to `sentences` (and `tokens` when given) in place."""
     sides: dict[str, EvidenceSide] = {}
     counts = np.zeros((len(sentences), len(CLASSES)), dtype=np.int32)
-    flagged: dict[tuple[str, int], tuple[str, str]] = {}
+    flagged: dict[tuple[str, int], tuple[str, str, bool]] = {}
     rows = sentences[["response_id", "source_id", "start", "end"]].itertuples(index=False)
     for n, (rid, sid, start, end) in enumerate(rows):
         doc = parsed.get(rid)
@@ -35,20 +36,21 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
         for s in sentence_signals(sentence_view(doc, int(start), int(end)), sides[sid]):
             counts[n, CLASSES.index(s.cls)] += 1
             for t in s.tokens:
-                flagged[(rid, int(t))] = (s.cls, s.evidence)
+                flagged[(rid, int(t))] = (s.cls, s.evidence, s.confident)
     for k, c in enumerate(CLASSES):
         sentences[f"sem_{c}"] = counts[:, k]
     sentences["semantic_conflict"] = counts.sum(axis=1)
     if tokens is None or not len(tokens):
         if tokens is not None:
             for col in TOKEN_COLUMNS:
-                tokens[col] = pd.Series(dtype=object if col != "semantic_conflict" else np.int8)
+                tokens[col] = pd.Series(dtype=np.int8 if col in ("semantic_conflict", "semantic_confident") else object)
         return
     keys = zip(tokens["response_id"].to_numpy(), tokens["token_index"].to_numpy())
     hits = [flagged.get((rid, int(i))) for rid, i in keys]
     tokens["semantic_conflict"] = np.array([h is not None for h in hits], dtype=np.int8)
     tokens["semantic_class"] = [h[0] if h else "" for h in hits]
     tokens["semantic_evidence"] = [h[1] if h else "" for h in hits]
+    tokens["semantic_confident"] = np.array([bool(h and h[2]) for h in hits], dtype=np.int8)
 
 
 class SemanticFamily(FeatureFamily):

@@ -1,0 +1,157 @@
+"""Which signals are confident enough for `detect` to flag by rule (`Signal.confident`).
+
+A signal is confident where the answer sentence is a close restatement of its evidence sentence
+apart from the flagged words (minimal edits, the shape of the planted errors), and its class's
+own check passes:
+  * restated: at least `min_restated` of the answer sentence's other content words are in the
+    evidence sentence, and at least `min_covered` of the evidence sentence's other content words
+    are in the answer sentence (an abstractive sentence mixing several evidence sentences is
+    left to the fitted detectors, which weigh the signal as a feature);
+  * antonym: not a converse ("B lost to A" for "A beat B", "Y after X" for "X before Y": the
+    words before the answer's word stand after the evidence's opposite), and no role swap in
+    the same sentence (two flips keep the meaning);
+  * roles: the swapped names lie close together on both sides (one clause), and no antonym in
+    the same sentence;
+  * modality: on the epistemic and status scales only a stronger answer ("may" -> "does",
+    "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict.
+Thresholds: data/cues.toml [confidence]; chosen on faithful answers of data that may be tuned on
+(README, "Meaning errors") and the invented suite (tests/data/invented_suite.jsonl).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .align import View
+from .base import Signal
+from .lexicon import Lexicon
+
+_STRENGTHENED_ONLY = ("epistemic", "status")
+
+
+def _restated(a: View, e: View, s: Signal) -> tuple[float, float]:
+    """(share of the answer's other content words in e, share of e's other content words in a)."""
+    own = set(s.tokens)
+    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
+    shown = set(s.evidence.lower().split())
+    js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
+    back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
+    return forward, back
+
+
+def _position(v: View, token: int) -> int | None:
+    hits = [k for k in range(len(v)) if int(v.idx[k]) == token]
+    return hits[0] if hits else None
+
+
+def _clause(v: View, k: int, step: int, limit: int = 5) -> list[int]:
+    """Content words from k in direction `step`, up to a punctuation mark."""
+    out, j = [], k + step
+    while 0 <= j < len(v) and len(out) < limit and not v.punct(j):
+        if v.content(j):
+            out.append(j)
+        j += step
+    return out
+
+
+def _converse(a: View, e: View, s: Signal) -> bool:
+    k = _position(a, s.tokens[0])
+    hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
+    if k is None or not hits:
+        return False
+    j = hits[0]
+    before = _clause(a, k, -1)
+    left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
+    right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
+    same = sum(bool(a.keys(i) & left) for i in before)
+    other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
+    return other > same
+
+
+def _norm(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _distinct(a: View, s: Signal) -> bool:
+    """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA')."""
+    mine, theirs = _norm(" ".join(a.doc.token_text(t) for t in s.tokens)), _norm(s.evidence)
+    return bool(mine and theirs) and mine not in theirs and theirs not in mine
+
+
+def _cue_first(s: Signal, lex: Lexicon) -> bool:
+    """A negation of the evidence that the answer drops ('not host' -> 'host')."""
+    first = s.evidence.lower().split()[0]
+    return first in lex.negation or first in lex.verb_negation
+
+
+def _neighbours(v: View, first: int, last: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the nearest content word before `first` and after `last` (in the clause)."""
+    left, right = _clause(v, first, -1, 1), _clause(v, last, 1, 1)
+    return (v.keys(left[0]) if left else frozenset()), (v.keys(right[0]) if right else frozenset())
+
+
+def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
+    """(first, last) positions of every occurrence of the word sequence in v."""
+    n = len(words)
+    return [(k, k + n - 1) for k in range(len(v) - n + 1)
+            if all(v.word(k + i) == w for i, w in enumerate(words))]
+
+
+def _same_slot(a: View, e: View, s: Signal) -> bool:
+    """The answer's words stand where the evidence's words stand: the content word next to them
+    is the one next to the evidence's words on one side at least, and not also the one next to
+    the answer's own words where the evidence has them too (a unit on both says nothing)."""
+    ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
+    if not ks:
+        return False
+    mine = _neighbours(a, ks[0], ks[-1])
+    theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    own = [_neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
+    for side in (0, 1):
+        if mine[side] and any(mine[side] & t[side] for t in theirs) \
+                and not any(mine[side] & o[side] for o in own):
+            return True
+    return False
+
+
+def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
+    for name, scale in lex.modality.items():
+        if word in scale:
+            return name, scale[word]
+    return None
+
+
+def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
+    k = _position(a, s.tokens[0])
+    if k is None:
+        return True
+    mine = _level(a.word(k), lex)
+    theirs = [x for x in map(lambda w: _level(w, lex), s.evidence.lower().split()) if x]
+    if mine is None:  # a hedge the answer drops: stronger
+        return False
+    if not theirs:  # a modal the answer adds where the evidence has none: weaker
+        return mine[0] in _STRENGTHENED_ONLY
+    name, level = mine
+    return name in _STRENGTHENED_ONLY and any(n == name and lv > level for n, lv in theirs)
+
+
+def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon) -> list[Signal]:
+    """The signals with `confident` set."""
+    rule = lex.confidence
+    classes = {s.cls for s in signals}
+    out = []
+    for s in signals:
+        forward, back = _restated(a, e, s)
+        ok = forward >= rule["min_restated"] and back >= rule["min_covered"]
+        if ok and s.cls == "antonym":
+            ok = "roles" not in classes and not _converse(a, e, s)
+        elif ok and s.cls == "roles":
+            ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
+        elif ok and s.cls == "modality":
+            ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
+        elif ok and s.cls == "recombination":
+            ok = _distinct(a, s) and _same_slot(a, e, s)
+        elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
+            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+        out.append(replace(s, confident=ok))
+    return out

@@ -1,0 +1,117 @@
+"""The conflict rule: confident semantic signals (features.semantic.confidence) and `detect`
+flagging their words by rule when asked (level 'rule', class and evidence words)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evidencechain.detect.invented_suite import read_cases, summary
+from evidencechain.errors import InputError
+from evidencechain.features.semantic import EvidenceSide, text_signals
+from evidencechain.text.parse import parse_texts
+
+SUITE = Path(__file__).parent / "data" / "invented_suite.jsonl"
+
+
+def _signals(evidence: str, answer: str):
+    ev, doc = parse_texts([evidence, answer], progress=False)
+    return doc, [s for ss in text_signals(doc, EvidenceSide(ev)) for s in ss]
+
+
+def test_invented_suite_errors_are_confident_and_paraphrases_are_not():
+    cases = read_cases(SUITE)
+    caught, alarms = {}, 0
+    for case in cases:
+        doc, signals = _signals(case["evidence"], case["answer"])
+        confident = [s for s in signals if s.confident]
+        if case["kind"] == "paraphrase":
+            alarms += bool(confident)
+            continue
+        hit = any(any(a < doc.ends[t] and doc.starts[t] < b for a, b in case["spans"])
+                  for s in confident for t in s.tokens)
+        caught.setdefault(case["class"], []).append(hit)
+    assert len(caught) == 7 and all(len(v) >= 6 for v in caught.values())
+    assert sum(map(sum, caught.values())) >= 0.8 * sum(map(len, caught.values())), caught
+    assert all(sum(v) >= len(v) / 2 for v in caught.values()), caught
+    assert alarms <= 2
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The drug reduces pain.", "The drug may reduce pain."),                       # a hedge added: weaker
+    ("The Rovers won the final against Dunmore.", "Dunmore lost the final to the Rovers."),  # converse
+    ("The expedition reached the summit before the storm arrived.",
+     "The storm arrived after the expedition reached the summit."),
+    ("Tickets cost 45 euros, and parking cost 12 euros.", "Parking cost 12 euros, while tickets cost 45 euros."),
+])
+def test_meaning_kept_or_weakened_is_not_confident(evidence, answer):
+    _, signals = _signals(evidence, answer)
+    assert not [s for s in signals if s.confident], signals
+
+
+def test_a_near_copy_with_a_flip_is_confident():
+    doc, signals = _signals("The council approved the new library in 2019.",
+                            "The council rejected the new library in 2019.")
+    [s] = [s for s in signals if s.confident]
+    assert (s.cls, doc.token_text(s.tokens[0]), s.evidence) == ("antonym", "rejected", "approved")
+
+
+def test_suite_file_errors_name_file_and_line(tmp_path):
+    bad = tmp_path / "suite.jsonl"
+    bad.write_text(json.dumps({"id": "x", "class": "polarity"}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"suite.jsonl:1: not a suite case"):
+        read_cases(bad)
+
+
+def test_summary_counts_per_class():
+    import pandas as pd
+    scored = pd.DataFrame({"class": ["a", "a", "p"], "kind": ["error", "error", "paraphrase"],
+                           "flagged": [True, True, False], "caught": [True, False, False]})
+    assert summary(scored).to_dict("records") == [
+        {"class": "a", "kind": "error", "cases": 2, "flagged": 2, "caught": 1},
+        {"class": "p", "kind": "paraphrase", "cases": 1, "flagged": 0, "caught": 0}]
+
+
+@pytest.mark.slow
+def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch):
+    from detect_support import default_cache
+
+    from evidencechain import Detector
+    root = default_cache(tmp_path_factory)
+    monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(root))
+    record = {"context": ["In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."],
+              "answer": "Veltrazine did not reduce blood pressure in adults over sixty."}
+    with Detector.default(cache_dir=root, quiet=True, conflicts=True) as detector:
+        assert detector.info()["conflict_rule"]
+        result = detector.predict(**record)
+    with Detector.default(cache_dir=root, quiet=True) as plain:  # opt-in: off in the default model's card
+        assert not plain.conflicts
+        off = plain.predict(**record)
+    assert result.verdict == "hallucinated"
+    rule = [s for s in result.spans if s.level == "rule"]
+    assert rule and rule[0].error_class == "polarity" and rule[0].evidence_words == "reduced"
+    assert rule[0].type == "conflict" and "flagged by rule" in result.note
+    assert all(s.level != "rule" for s in off.spans)
+
+
+@pytest.mark.slow
+def test_detect_cli_conflict_rule_flag_names_class_and_evidence(tmp_path_factory, tmp_path, monkeypatch):
+    from detect_support import default_cache, run_cli
+
+    monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(default_cache(tmp_path_factory)))
+    data = tmp_path / "answers.jsonl"
+    data.write_text(json.dumps({"id": "a", "context": "Sales at Corvane Foods increased by 12 percent in 2021.",
+                                "answer": "Sales at Corvane Foods decreased by 12 percent in 2021."}) + "\n",
+                    encoding="utf-8")
+    code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on"])
+    assert code == 0, err
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert record["verdict"] == "hallucinated"
+    assert [(s["text"], s["level"], s["error_class"], s["evidence_words"]) for s in record["spans"]
+            if s["level"] == "rule"] == [("decreased", "rule", "antonym", "increased")]
+    code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on", "--format", "pretty",
+                              "--color", "never"])
+    assert code == 0 and "antonym; evidence: increased" in out, out + err
+    code, out, err = run_cli(["detect", str(data), "-q"])
+    assert code == 0 and all(s["level"] != "rule" for s in json.loads(out)["spans"])
