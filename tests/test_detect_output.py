@@ -187,11 +187,16 @@ def test_ragtruth_pairs_give_jsonl_and_the_old_form_gives_tables(tmp_path):
 @pytest.mark.skipif(not (RAGTRUTH_QA / "response.jsonl").is_file(),
                     reason=f"real RAGTruth QA data not found at {RAGTRUTH_QA}")
 def test_ragtruth_qa_and_a_plain_copy_give_the_same_spans(tmp_path):
-    response, source = RAGTRUTH_QA / "response.jsonl", RAGTRUTH_QA / "source_info.jsonl"
-    sources = {s["source_id"]: s for s in map(json.loads, source.read_text("utf-8").splitlines())}
+    """The first 120 real answers (a slice keeps the test short; the input forms are what is compared)."""
+    answers = [json.loads(line) for line in (RAGTRUTH_QA / "response.jsonl").read_text("utf-8").splitlines()[:120]]
+    sources = {s["source_id"]: s for s in map(json.loads, (RAGTRUTH_QA / "source_info.jsonl").read_text("utf-8").splitlines())}
+    response, source = tmp_path / "response.jsonl", tmp_path / "source_info.jsonl"
+    response.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in answers), "utf-8")
+    used = dict.fromkeys(r["source_id"] for r in answers)
+    source.write_text("".join(json.dumps(sources[k], ensure_ascii=False) + "\n" for k in used), "utf-8")
     plain = tmp_path / "ragtruth_qa_plain.jsonl"
     with open(plain, "w", encoding="utf-8") as handle:
-        for r in map(json.loads, response.read_text("utf-8").splitlines()):
+        for r in answers:
             info = sources[r["source_id"]]["source_info"]
             handle.write(json.dumps({"id": r["id"], "question": info["question"], "context": info["passages"],
                                      "answer": r["response"]}, ensure_ascii=False) + "\n")
@@ -203,8 +208,8 @@ def test_ragtruth_qa_and_a_plain_copy_give_the_same_spans(tmp_path):
     code, plain_out, err = run_cli(["detect", str(plain), "-q"])
     assert code == 0, err
     a, b = _records(pairs_out), _records(plain_out)
-    assert len(a) == len(b) == 437
-    assert spans_of(a) == spans_of(b)
+    assert len(a) == len(b) == 120
+    assert any(spans_of(a).values()) and spans_of(a) == spans_of(b)
     assert [r["verdict"] for r in a] == [r["verdict"] for r in b]
 
 
