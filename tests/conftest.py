@@ -95,3 +95,56 @@ def copy_ragtruth(tmp_path: Path) -> Callable[[], Path]:
         shutil.copytree(RAGTRUTH_VALID, dest)
         return dest
     return make
+
+
+@pytest.fixture(scope="session")
+def audit_corpus(tmp_path_factory) -> Path:
+    """The audit corpus (seed 17) written once per session (read-only: copy to edit)."""
+    from evidencechain.data.audit import write_audit_corpus
+
+    out = tmp_path_factory.mktemp("audit_corpus")
+    write_audit_corpus(out, seed=17)
+    return out
+
+
+@pytest.fixture(scope="session")
+def audit_run(audit_corpus, tmp_path_factory) -> tuple[Path, dict[str, list]]:
+    """The audit experiment (experiments/audit.toml: full pipeline, every detector, ablation) on
+    `audit_corpus`, run once per session and parsed in two processes, with spies on everything
+    that learns from data: (output directory, the source ids each fit saw). Read-only: copy to edit."""
+    from evidencechain.config import apply_overrides, load_config
+    from evidencechain.features import FeatureExtractor
+    from evidencechain.model import EvidenceChain
+    from evidencechain.runner import run
+
+    tmp = tmp_path_factory.mktemp("audit_run")
+    seen: dict[str, list] = {"extractor_fit": [], "fit_detectors": [], "calibrate": []}
+    original_fit, original_fit_detectors = FeatureExtractor.fit, EvidenceChain.fit_detectors
+    original_calibrate = EvidenceChain.calibrate
+
+    def fit(self, corpus, progress=True):
+        seen["extractor_fit"].append({r.source_id for r in corpus.responses})
+        return original_fit(self, corpus, progress)
+
+    def fit_detectors(self, train, corpus=None):
+        seen["fit_detectors"].append(set(train.sentences.source_id))
+        return original_fit_detectors(self, train, corpus)
+
+    def calibrate(self, calibration, span_labels=True):
+        seen["calibrate"].append(set(calibration.sentences.source_id))
+        return original_calibrate(self, calibration, span_labels)
+
+    config = load_config(Path(__file__).resolve().parents[1] / "experiments" / "audit.toml")
+    config.cache_dir = str(tmp / "cache")
+    config = apply_overrides(config, response_jsonl=str(audit_corpus / "response.jsonl"),
+                             source_info_jsonl=str(audit_corpus / "source_info.jsonl"))
+    mp = pytest.MonkeyPatch()
+    mp.setenv("EVIDENCECHAIN_WORKERS", "2")  # test_experiment's second run parses in one
+    mp.setattr(FeatureExtractor, "fit", fit)
+    mp.setattr(EvidenceChain, "fit_detectors", fit_detectors)
+    mp.setattr(EvidenceChain, "calibrate", calibrate)
+    try:
+        out = run(config, tmp / "out", progress=False)
+    finally:
+        mp.undo()
+    return out, seen

@@ -41,11 +41,9 @@ STOP = {
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("audit17")
-    paths = write_audit_corpus(out, seed=17)
-    assert [p.name for p in paths] == list(FILES)
-    return out
+def written(audit_corpus) -> Path:
+    """The session's audit corpus (conftest `audit_corpus`: `write_audit_corpus(out, seed=17)`)."""
+    return audit_corpus
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +62,7 @@ def _hashes(folder: Path, names=FILES) -> dict[str, str]:
 
 def test_same_seed_is_byte_identical_and_other_seed_differs(written, tmp_path):
     again = tmp_path / "again"
-    write_audit_corpus(again, seed=17)
+    assert [p.name for p in write_audit_corpus(again, seed=17)] == list(FILES)
     assert _hashes(again) == _hashes(written)
     other = tmp_path / "seed18"
     write_ragtruth(generate_audit_corpus(seed=18), other)

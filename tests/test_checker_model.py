@@ -255,12 +255,14 @@ def test_a_run_with_the_checker_reports_its_rows_and_columns(reference, tmp_path
     import pandas as pd
 
     from evidencechain.config import load_config, revalidate
-    from evidencechain.data.audit import write_audit_corpus
+    from evidencechain.data.audit import generate_audit_corpus
+    from evidencechain.data.ragtruth import write_ragtruth
     from evidencechain.runner import run
 
     model_dir, _ = reference
     corpus = tmp_path / "audit"
-    write_audit_corpus(corpus, seed=17)
+    audit = generate_audit_corpus(17)
+    write_ragtruth(audit.subset(source_ids=set(sorted(audit.sources)[::3])), corpus)  # a third: every task
     config = load_config("experiments/audit.toml")
     config.cache_dir = str(tmp_path / "cache")
     config.features.pipeline = "blank"

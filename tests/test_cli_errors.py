@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from evidencechain.model import EvidenceChain
 
 ROOT = Path(__file__).resolve().parents[1]
 METHODS = ["Lexical", "BM25"]
-RUN = ["run", "--config", str(ROOT / "experiments" / "audit.toml")]
+AUDIT_TOML = ROOT / "experiments" / "audit.toml"
+RUN = ["run", "--config", str(AUDIT_TOML)]
 
 
 @pytest.fixture(autouse=True)
@@ -111,15 +113,23 @@ def test_a_half_given_pair_of_files_is_an_error(capsys, ragtruth_paths):
     _fails(capsys, [*RUN, "--response-jsonl", str(ragtruth_paths[0])], "--response-jsonl", "together")
 
 
-@pytest.mark.slow
 def test_run_replaces_its_own_earlier_output(tmp_path):
-    from evidencechain.data.audit import write_audit_corpus
+    from evidencechain.data.audit import generate_audit_corpus
+    from evidencechain.data.ragtruth import write_ragtruth
 
-    write_audit_corpus(tmp_path / "data", seed=17)
+    audit = generate_audit_corpus(17)
+    write_ragtruth(audit.subset(source_ids=set(sorted(audit.sources)[::4])), tmp_path / "data")
+    small = tmp_path / "small.toml"  # the audit config cut down: the replacement, not the scores, is tested
+    text = AUDIT_TOML.read_text()
+    for key, value in (("pipeline", '"blank"'), ("names", '["Lexical", "EvidenceChain_LR"]'),
+                       ("primary", '"EvidenceChain_LR"'), ("ablation", "false")):
+        text, count = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
+        assert count == 1, key
+    small.write_text(text)
     out = tmp_path / "run"
     with staged_directory(out) as stage:
         (stage / "old.csv").write_text("old\n")
-    code = cli.main([*RUN, "--out", str(out), "--response-jsonl", str(tmp_path / "data" / "response.jsonl"),
+    code = cli.main(["run", "--config", str(small), "--out", str(out), "--response-jsonl", str(tmp_path / "data" / "response.jsonl"),
                      "--source-info-jsonl", str(tmp_path / "data" / "source_info.jsonl"), "-q"])
     assert code == 0
     assert not (out / "old.csv").exists() and (out / "run.json").is_file() and (out / MARKER).is_file()

@@ -405,15 +405,13 @@ def test_terminal_safe_never_lets_a_control_character_through(text):
     assert not any(ord(c) < 32 and c not in "\t\n" or 0x7f <= ord(c) <= 0x9f for c in safe)
 
 
-def test_run_on_a_corpus_of_one_class_stops_before_features_with_one_line(tmp_path, monkeypatch):
-    from evidencechain.data.audit import write_audit_corpus
+def test_run_on_a_corpus_of_one_class_stops_before_features_with_one_line(tmp_path, monkeypatch, audit_corpus):
     from evidencechain.features.table import FeatureExtractor
 
-    write_audit_corpus(tmp_path / "audit", seed=17)
-    rows = [json.loads(line) for line in (tmp_path / "audit" / "response.jsonl").read_text().splitlines()]
+    rows = [json.loads(line) for line in (audit_corpus / "response.jsonl").read_text().splitlines()]
     resp = _jsonl(tmp_path / "response.jsonl", [r for r in rows if not r["labels"]])
     monkeypatch.setattr(FeatureExtractor, "fit", lambda *a, **k: pytest.fail("features were computed"))
     _one_line(["run", "--config", str(AUDIT_TOML), "--out", str(tmp_path / "run"), "--response-jsonl", str(resp),
-               "--source-info-jsonl", str(tmp_path / "audit" / "source_info.jsonl")],
+               "--source-info-jsonl", str(audit_corpus / "source_info.jsonl")],
               "training corpus", "is supported", "[detectors] names")
     assert not (tmp_path / "run").exists()

@@ -27,19 +27,10 @@ CLAIM_TABLES = ["audit_triplet_verdicts", "audit_no_info", "audit_copy_rate"]  #
 
 
 @pytest.fixture(scope="session")
-def run_dir(tmp_path_factory) -> Path:
-    """The audit experiment (seed 17) on a freshly generated audit corpus, ablation included."""
-    from evidencechain.config import apply_overrides, load_config
-    from evidencechain.data.audit import write_audit_corpus
-    from evidencechain.runner import run
-
-    tmp = tmp_path_factory.mktemp("report_run")
-    write_audit_corpus(tmp / "data", seed=17)
-    config = load_config(ROOT / "experiments" / "audit.toml")
-    config.cache_dir = str(tmp / "cache")
-    config = apply_overrides(config, response_jsonl=str(tmp / "data" / "response.jsonl"),
-                             source_info_jsonl=str(tmp / "data" / "source_info.jsonl"))
-    return run(config, tmp / "run", progress=False)
+def run_dir(audit_run) -> Path:
+    """The audit experiment (seed 17) on a freshly generated audit corpus, ablation included: the
+    session's one full audit run (conftest `audit_run`, shared with test_experiment; read-only)."""
+    return audit_run[0]
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 from evidencechain.config import config_from_dict
-from evidencechain.data.audit import write_audit_corpus
 from evidencechain.data.ragtruth import load_ragtruth
 from evidencechain.data.splits import split_corpus
 from evidencechain.detectors import make_detector
@@ -20,9 +19,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):
-    out = tmp_path_factory.mktemp("audit")
-    write_audit_corpus(out, seed=17)
+def tables(audit_corpus):
+    out = audit_corpus
     parts = split_corpus(load_ragtruth(out / "response.jsonl", out / "source_info.jsonl"), 0.2, 17)
     extractor = FeatureExtractor(FeatureConfig(pipeline="blank")).fit(parts["train"], progress=False)
     return {name: extractor.transform(part, progress=False) for name, part in parts.items()}
