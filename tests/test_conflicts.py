@@ -57,6 +57,43 @@ def test_a_near_copy_with_a_flip_is_confident():
     assert (s.cls, doc.token_text(s.tokens[0]), s.evidence) == ("antonym", "rejected", "approved")
 
 
+_HOURS = ("passage 1: Park Depot sells tools. The chain operates 693 stores.\n\npassage 2: Most Park Depot "
+          "locations are open from 8:00 AM to 10:00 PM Monday through Saturday. Use the store locator to "
+          "confirm hours before visiting.\n\npassage 3: Green Base Hardware stores generally open at 6:00 AM "
+          "and close at 11:00 PM, Monday through Saturday.")
+
+
+@pytest.mark.parametrize("evidence, answer, guard", [
+    # the answer's words stand in their slot elsewhere in the source ('usually live', 'for 22 to 26')
+    ("passage 1: In the wild, emperor penguins usually live between 16 and 19 years; in captivity "
+     "they may live up to 43 years.", "Emperor penguins usually live 16 to 19 years in the wild.",
+     "stated_elsewhere"),
+    ("passage 1: Bake banana bread at 350 degrees Fahrenheit for 55 to 65 minutes.\n\npassage 2: For best "
+     "results, cook chicken breasts in a 400 degree oven for 22 to 26 minutes.",
+     "Bake chicken breasts at 400 degrees Fahrenheit for 22 to 26 minutes.", "stated_elsewhere"),
+    # another passage aligns almost as well as the best-aligned sentence
+    (_HOURS, "Park Depot stores typically close at 10:00 PM from Monday to Saturday.", "min_margin"),
+])
+def test_multi_passage_guard_removes_a_signal_the_source_supports(evidence, answer, guard, monkeypatch):
+    from evidencechain.features.semantic.lexicon import lexicon
+
+    assert not [s for s in _signals(evidence, answer)[1] if s.confident]
+    monkeypatch.setitem(lexicon().confidence, guard, -1.0 if guard == "min_margin" else 0.0)
+    assert [s for s in _signals(evidence, answer)[1] if s.confident]
+
+
+@pytest.mark.parametrize("evidence, answer, value", [
+    ("The Corbel Library opened in 1962. Its east wing was added in 1987.",
+     "The Corbel Library opened in 1987.", "1987"),
+    ("The Greyhaven folk festival started in 2004. Its founder, Maura Quinn, died in 2011.",
+     "The Greyhaven folk festival started in 2011.", "2011"),
+])
+def test_multi_passage_guard_keeps_a_value_stated_elsewhere_in_another_slot(evidence, answer, value):
+    doc, signals = _signals(evidence, answer)
+    [s] = [s for s in signals if s.confident]
+    assert (s.cls, doc.token_text(s.tokens[0])) == ("recombination", value)
+
+
 def test_suite_file_errors_name_file_and_line(tmp_path):
     bad = tmp_path / "suite.jsonl"
     bad.write_text(json.dumps({"id": "x", "class": "polarity"}) + "\n", encoding="utf-8")

@@ -48,7 +48,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if not taken.intersection(s.tokens):
             out.append(s)
             taken.update(s.tokens)
-    return mark_confident(out, answer, e, lex)
+    return mark_confident(out, answer, e, lex, evidence.sentences)
 
 
 def text_signals(answer: ParsedText, evidence: EvidenceSide,

@@ -13,7 +13,15 @@ own check passes:
   * roles: the swapped names lie close together on both sides (one clause), and no antonym in
     the same sentence;
   * modality: on the epistemic and status scales only a stronger answer ("may" -> "does",
-    "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict.
+    "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
+  * unique (every class): the answer sentence aligns with its evidence sentence by at least
+    `min_margin` more than with any other sentence of the source (with several passages on one
+    topic the best-aligned sentence is often not the one the answer follows);
+  * stated elsewhere (every class): the answer's flagged words are not found anywhere in the
+    source's evidence (any sentence or passage) in the answer's own slot, i.e. next to the same
+    content word as in the answer, a neighbour that the evidence's conflicting words lack (with
+    several passages the best-aligned sentence may be another passage's or mix two, while the
+    answer follows the one that states its words).
 Thresholds: data/cues.toml [confidence]; chosen on faithful answers of data that may be tuned on
 (README, "Meaning errors") and the invented suite (tests/data/invented_suite.jsonl).
 """
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .align import View
+from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
 
@@ -135,14 +143,39 @@ def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
     return name in _STRENGTHENED_ONLY and any(n == name and lv > level for n, lv in theirs)
 
 
-def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon) -> list[Signal]:
-    """The signals with `confident` set."""
+def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
+    """The answer's flagged words stand in some evidence sentence next to a content word that
+    stands next to them in the answer, and not next to the conflicting words in `e`."""
+    ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
+    if not ks:
+        return False
+    mine = _neighbours(a, ks[0], ks[-1])
+    theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    words = [a.word(k) for k in ks]
+    for o in others:
+        for i, j in _occurrences(o, words):
+            near = _neighbours(o, i, j)
+            for side in (0, 1):
+                shared = mine[side] & near[side]
+                if shared and not any(shared & t[side] for t in theirs):
+                    return True
+    return False
+
+
+def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
+                   others: list[View] | None = None) -> list[Signal]:
+    """The signals with `confident` set; `others`: every evidence sentence of the source
+    (`e` alone when not given)."""
+    if not signals:
+        return []
     rule = lex.confidence
     classes = {s.cls for s in signals}
+    rivals = [alignment(a, o) for o in (others or []) if o is not e and o.content_keys != e.content_keys]
+    unique = not rivals or alignment(a, e) - max(rivals) >= rule["min_margin"]
     out = []
     for s in signals:
         forward, back = _restated(a, e, s)
-        ok = forward >= rule["min_restated"] and back >= rule["min_covered"]
+        ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif ok and s.cls == "roles":
@@ -153,5 +186,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon) -> lis
             ok = _distinct(a, s) and _same_slot(a, e, s)
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
             ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+        if ok and rule["stated_elsewhere"]:
+            ok = not _stated_elsewhere(a, e, others if others is not None else [e], s)
         out.append(replace(s, confident=ok))
     return out
