@@ -37,7 +37,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-fast test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-ablation invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-ablation invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -74,13 +74,13 @@ $(VENV)/.chromium: | $(VENV)/.installed
 	fi
 	@if command -v chromium >/dev/null 2>&1; then touch $@; fi
 
-test: $(VENV)/.neural $(VENV)/.scale $(VENV)/.chromium ## run the test suite (fast and slow tests, the Dask engine too; data tests skip without ../shared/data)
-	$(PY) -m pytest -q
-
-test-fast: $(VENV)/.installed ## run only the fast tests
+test: $(VENV)/.neural $(VENV)/.scale ## run the test suite but the slow end-to-end tests (the Dask engine too; data tests skip without ../shared/data)
 	$(PY) -m pytest -q -m "not slow"
 
-test-all: test ## alias of `make test` (which already runs the slow tests)
+test-slow: $(VENV)/.neural $(VENV)/.scale $(VENV)/.chromium ## run the slow end-to-end tests only (detect's outputs, the HTML report in Chromium, whole runs twice)
+	$(PY) -m pytest -q -m slow
+
+test-all: test test-slow ## the whole suite: make test, then make test-slow (what CI runs)
 
 detect-example: $(VENV)/.installed ## check data/examples/my_answers.jsonl with the default model; report in results/examples
 	@mkdir -p results/examples

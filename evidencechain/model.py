@@ -18,22 +18,26 @@ import pandas as pd
 
 from .aggregate import AGGREGATIONS, response_risk
 from .attribution import attach_chunks
-from .data.validation import check_answer_text, evidence_over_limit
 from .detectors import (
     DEFAULT_DETECTORS,
     DETECTORS,
-    THRESHOLD_RULES,
     FitDataError,
     Method,
     choose_threshold,
     feature_families,
     make_detector,
 )
-from .errors import ConfigError, InputError, ModelError, did_you_mean
+from .errors import ConfigError, ModelError, did_you_mean
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, configure, feature_columns
 from .features.table import STATUS_SCORED
 from .io import atomic_write_bytes, atomic_write_text
 from .metrics import binary_metrics
+from .model_checks import (
+    ALL_DETECTORS,
+    check_predict_args,
+    check_settings,
+    detector_names,
+)
 from .modelfile import (
     MODEL_FILE,
     checksums,
@@ -49,10 +53,7 @@ from .text.parse import ParseCache
 from .version import __version__
 from .wordlevel import choose_span_rule, refine_word_mask, sentence_rows
 
-ALL_DETECTORS = tuple(DETECTORS)
 LEVELS = ("sentence", "word", "response")
-RESPONSE_AGGREGATIONS = (*AGGREGATIONS, "auto")
-"""Values of `response_aggregation`: a fixed rule, or 'auto' (chosen per detector on calibration)."""
 FEATURE_SCHEMA = 2
 """Version of the features and of the methods' saved state (2: fitted attributes end in '_');
 a model saved with another schema is refused with a 'refit the model' message."""
@@ -75,8 +76,8 @@ class EvidenceChain:
                  features: FeatureConfig | None = None, random_state: int = 17,
                  response_aggregation: str = "max", detector_params: dict | None = None,
                  cache: ParseCache | None = None, threshold_metric: str = "f1"):
-        self.detector_names = _detector_names(detectors)
-        _check_settings(self.detector_names, primary, features, random_state, response_aggregation,
+        self.detector_names = detector_names(detectors)
+        check_settings(self.detector_names, primary, features, random_state, response_aggregation,
                         detector_params, threshold_metric)
         self.primary = primary
         self.features = configure(features or FeatureConfig(),
@@ -300,7 +301,7 @@ class EvidenceChain:
         """
         self._require_fitted()
         name = self.detector_for(detector)
-        _check_predict_args(response, source, model, temperature)
+        check_predict_args(response, source, model, temperature)
         corpus = Corpus("predict", {source.source_id: source},
                         [Response("0", source.source_id, model, temperature, (), "test", "good", response)])
         scored = self.score(corpus, progress=False)
@@ -415,58 +416,3 @@ def _response_frame(sentences: pd.DataFrame) -> pd.DataFrame:
         source_collection=("source_collection", "first"), label=("response_label", "first"),
         sentences=("sentence_index", "size"))
     return first.reset_index().assign(status=STATUS_SCORED)
-
-
-def _detector_names(detectors) -> tuple[str, ...]:
-    if isinstance(detectors, str) or not hasattr(detectors, "__iter__"):
-        raise ConfigError(f"detectors must be a list or tuple of detector names, got {detectors!r}")
-    names = tuple(detectors)
-    if not names:
-        raise ConfigError(f"detectors is empty; choose from {ALL_DETECTORS}")
-    for name in names:
-        if name not in DETECTORS:
-            raise ConfigError(f"unknown detector {name!r}{did_you_mean(name, ALL_DETECTORS)}; "
-                              f"known detectors: {ALL_DETECTORS}")
-    if len(set(names)) < len(names):
-        raise ConfigError(f"detectors lists a name twice: {names}")
-    return names
-
-
-def _check_settings(names: tuple[str, ...], primary, features, random_state, aggregation,
-                    params, threshold_metric="f1") -> None:
-    if primary not in names:
-        raise ConfigError(f"primary detector {primary!r} is not among the detectors {names}"
-                          f"{did_you_mean(primary, names)}; pass primary= one of them")
-    if features is not None and not isinstance(features, FeatureConfig):
-        raise ConfigError(f"features must be a FeatureConfig or None, got {type(features).__name__}")
-    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)):
-        raise ConfigError(f"random_state must be an int, got {random_state!r}")
-    if aggregation not in RESPONSE_AGGREGATIONS:
-        raise ConfigError(f"unknown response_aggregation {aggregation!r}"
-                          f"{did_you_mean(aggregation, RESPONSE_AGGREGATIONS)}; "
-                          f"expected one of {RESPONSE_AGGREGATIONS}")
-    if threshold_metric not in THRESHOLD_RULES:
-        raise ConfigError(f"unknown threshold_metric {threshold_metric!r}"
-                          f"{did_you_mean(threshold_metric, tuple(THRESHOLD_RULES))}; "
-                          f"expected one of {tuple(THRESHOLD_RULES)}")
-    if params is not None and not isinstance(params, dict):
-        raise ConfigError(f"detector_params must be a dict of detector name to dict, got {params!r}")
-    for name, value in (params or {}).items():
-        if name not in names or not isinstance(value, dict):
-            raise ConfigError(f"detector_params[{name!r}] must be a dict for one of the detectors {names}")
-
-
-def _check_predict_args(response, source, model, temperature) -> None:
-    if not isinstance(response, str):
-        raise ConfigError(f"response must be the answer text (a str), got {type(response).__name__}")
-    if not isinstance(source, Source):
-        raise ConfigError(f"source must be an evidencechain Source, e.g. Source('id', 'Summary', "
-                          f"'CNN/DM', article_text, prompt); got {type(source).__name__}")
-    if not isinstance(model, str):
-        raise ConfigError(f"model must be a str (the generator's name), got {type(model).__name__}")
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
-            or not np.isfinite(temperature):
-        raise ConfigError(f"temperature must be a finite number, got {temperature!r}")
-    check_answer_text(response, "response")
-    if evidence_over_limit(source.source_info):
-        raise InputError(f"source {source.source_id!r}: {evidence_over_limit(source.source_info)}")

@@ -142,6 +142,7 @@ def test_calibrate_prints_the_estimate_and_writes_a_model_detect_loads(calibrate
     assert {r["threshold"] for r in rows} == {round(report["thresholds_after"]["response"], 4)}
 
 
+@pytest.mark.slow
 def test_same_seed_gives_byte_identical_model_and_estimate(calibrated, cache_root, tmp_path):
     first, stdout = calibrated
     again = tmp_path / "again"

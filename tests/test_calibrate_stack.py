@@ -173,6 +173,7 @@ def test_the_stacked_risk_is_the_regression_on_the_model_signals(example_data):
     assert again.stacker.describe() == model.stacker.describe()
 
 
+@pytest.mark.slow
 def test_same_seed_gives_the_same_stacked_model_and_output(stacked_dir, cache_root, tmp_path):
     first, stdout = stacked_dir
     again = tmp_path / "again"

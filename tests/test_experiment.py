@@ -85,6 +85,7 @@ def test_no_leakage_between_splits(spied_run, audit_dir):
         assert calibration_ids == calibration  # thresholds: calibration subset only
 
 
+@pytest.mark.slow
 def test_two_runs_give_byte_identical_csvs(spied_run, audit_dir, tmp_path, monkeypatch):
     """The second run parses in one process, the first in two: the same bytes."""
     first, _ = spied_run

@@ -374,6 +374,7 @@ def test_committed_notebooks_match_their_generator_and_have_no_outputs(tmp_path)
         assert "EVIDENCECHAIN_RUN" in source and "from evidencechain.report import explore" in source
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
 def test_notebook_executes_against_a_run(run_dir, tmp_path, name):
     nb = execute_notebook(NOTEBOOK_DIR / name, run_dir, tmp_path / name, cwd=tmp_path, timeout=300)

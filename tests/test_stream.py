@@ -223,6 +223,7 @@ def test_a_partial_temporary_file_is_never_counted_as_finished(audit_log, refere
     assert not [p for p in os.listdir(out) if ".partial-" in p]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_dask_run_cleanly_and_the_rerun_completes(audit_log, reference, tmp_path):
     pytest.importorskip("distributed")
     out = tmp_path / "out"
