@@ -4,8 +4,8 @@
 (`detect.stack`); the model then reports it as the detector `Stacked`: its answer risk is the
 regression's probability and its answer threshold is chosen on out-of-fold probabilities of the
 training answers; its sentences, words and spans are those of the detector named in `spans`
-(the calibrated model's reported detector), words named only in the answers the regression flags
-(`GATED`), so the verdict is the regression's alone.
+(the calibrated model's reported detector), words named only in the answers the regression flags,
+so the verdict is the regression's alone.
 
 Inputs (`INPUTS`, fixed before any measurement): every detector's answer risk (clipped to
 [0, 1]), the highest word risk of the `spans` detector in the answer, the number of semantic
@@ -20,9 +20,6 @@ import pandas as pd
 STACKED = "Stacked"
 C = 1.0
 EXTRA_INPUTS = ("max_word_risk", "semantic_conflicts", "log_sentences")
-GATED = True
-"""The verdict is the regression's alone: the `spans` detector's words are named only in the
-answers it flags (else, as for other detectors, a word at the word threshold flags its answer)."""
 
 
 class Stacker:
@@ -36,7 +33,6 @@ class Stacker:
         self.threshold = float(threshold)
         self.answers = int(answers)
         self.seed = int(seed)
-        self.gated = GATED
         self.cv: dict = {}
         """The cross-validated estimate `calibrate` measured for the stacked model (for model.json)."""
 
@@ -69,8 +65,7 @@ class Stacker:
             sentences[f"pred_{STACKED}"] = sentences[f"pred_{self.spans}"]
         if len(tokens) and f"pred_{self.spans}" in tokens:
             words = tokens[f"pred_{self.spans}"].to_numpy()
-            if self.gated:  # words are named only in the answers the regression flags
-                words = words * tokens["response_id"].isin(set(responses.loc[flagged, "response_id"])).to_numpy()
+            words = words * tokens["response_id"].isin(set(responses.loc[flagged, "response_id"])).to_numpy()
             tokens[f"pred_{STACKED}"] = words.astype(np.int8)
 
     def describe(self) -> dict:
@@ -81,7 +76,7 @@ class Stacker:
                 "intercept": round(float(lr.intercept_[0]), 6),
                 "input_mean": {k: round(float(m), 6) for k, m in zip(self.inputs, scaler.mean_)},
                 "input_scale": {k: round(float(s), 6) for k, s in zip(self.inputs, scaler.scale_)},
-                "threshold": round(self.threshold, 6), "words_only_in_flagged_answers": self.gated, "penalty": f"l2, C={C}, on standardised inputs",
+                "threshold": round(self.threshold, 6), "words_only_in_flagged_answers": True, "penalty": f"l2, C={C}, on standardised inputs",
                 "fitted_on_answers": self.answers, "seed": self.seed, "cross_validated": self.cv}
 
 

@@ -45,7 +45,6 @@ def stack(model, data, folds: int = 5, seed: int = 17):
     groups = responses["source_id"].to_numpy()
     inputs = input_names(model.detector_names, scored.sentences)
     x = input_matrix(inputs, spans, scored.sentences, scored.tokens, responses)
-    flags = word_flags(scored, spans)
     inner = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
     oof = np.zeros(len(y))
     for a, b in StratifiedGroupKFold(n_splits=inner, shuffle=True, random_state=seed).split(x, y, groups):
@@ -53,8 +52,7 @@ def stack(model, data, folds: int = 5, seed: int = 17):
     has_sentences = responses["sentences"].to_numpy() > 0
     oof = np.where(has_sentences, oof, 0.0)
     stacker = Stacker(inputs, spans, make_estimator(seed).fit(x, y), 0.0, len(y), seed)
-    stacker.threshold = min(float(choose_threshold(y, oof if stacker.gated else np.where(flags, 1.0, oof))), 1.0)
-    cut = stacker.threshold
+    stacker.threshold = cut = min(float(choose_threshold(y, oof)), 1.0)
     model.stacker = stacker
     model.thresholds[STACKED] = {**{k: v for k, v in model.thresholds[spans].items() if k != "response"},
                                  "response": cut}
@@ -63,10 +61,3 @@ def stack(model, data, folds: int = 5, seed: int = 17):
     model.primary = STACKED
     return model
 
-
-def word_flags(scored, name: str) -> np.ndarray:
-    """Per answer of `scored.responses`: whether a word of detector `name` reaches its word threshold."""
-    tokens, ids = scored.tokens, scored.responses["response_id"]
-    if not len(tokens) or f"pred_{name}" not in tokens:
-        return np.zeros(len(ids), bool)
-    return ids.isin(set(tokens.loc[tokens[f"pred_{name}"] > 0, "response_id"])).to_numpy()
