@@ -29,6 +29,7 @@ from .model import EvidenceChain, ScoredTables
 from .plan import Unit, detector_params, skipped_levels
 from .runinfo import Stopwatch, code_commit, versions
 from .text.nlp import load_pipeline
+from .text.parallel import map_forked
 from .version import __version__
 
 ABLATIONS = {
@@ -78,24 +79,29 @@ def input_files(config: ExperimentConfig) -> dict[str, str]:
 def ablation_table(model: EvidenceChain, params: dict, train, calibration, test, span_labels: bool,
                    name: str) -> pd.DataFrame:
     """Refit the ablation detector on feature subsets; evaluate each at sentence and word level.
-    With the semantic family computed (`[features] semantic = true`), one more variant adds it."""
-    rows = []
+    With the semantic family computed (`[features] semantic = true`), one more variant adds it.
+    Variants are independent: they run on every core (`map_forked`), rows in variant order."""
     variants = dict(ABLATIONS)
     if model.features.semantic:
         variants[SEMANTIC_VARIANT] = (*ABLATIONS["All evidence-chain features"], "semantic")
-    for variant, groups in variants.items():
+
+    def refit(variant: str) -> list[dict]:
         sub = EvidenceChain.from_parts(model.extractor, detectors=(name,), primary=name, features=model.features,
                                        random_state=model.random_state,
                                        response_aggregation=model.response_aggregation,
-                                       detector_params={name: {**params.get(name, {}), "groups": groups}},
+                                       detector_params={name: {**params.get(name, {}), "groups": variants[variant]}},
                                        threshold_metric=model.threshold_metric)
         sub.fit_tables(train, calibration, span_labels=span_labels)
         scored = sub.score_tables(test)
+        rows = []
         for level, frame in level_frames(scored).items():
             if level in sub.thresholds[name]:
                 m = binary_metrics(frame["label"], frame[f"risk_{name}"], sub.thresholds[name][level],
                                    frame.get(f"pred_{name}"))
                 rows.append({"variant": variant, "detector": name, "level": level, **m})
+        return rows
+
+    rows = [row for part in map_forked(refit, list(variants)) for row in part]
     return pd.DataFrame(rows, columns=["variant", "detector", "level", *METRIC_COLUMNS])
 
 

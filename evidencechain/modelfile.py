@@ -67,7 +67,7 @@ def dump_model(model) -> bytes:
     original = _persist.json
     _persist.json = _CompactJson  # skops writes its schema with indent=2: the pure-Python encoder, ~4 s
     try:
-        data = sio.dumps(clone, compression=zipfile.ZIP_DEFLATED)
+        data = sio.dumps(clone, compression=zipfile.ZIP_STORED)  # `_canonical` compresses, once
     finally:
         _persist.json = original
     return _canonical(data)

@@ -42,18 +42,23 @@ def forms(parsed: ParsedText, idx: np.ndarray) -> set[str]:
 
 
 def build_indices(sources: list[Source], *, pipeline: str = "auto", cache: ParseCache | None = None,
-                  bm25_params: dict | None = None, progress: bool = True) -> dict[str, EvidenceIndex]:
+                  bm25_params: dict | None = None, progress: bool = True,
+                  memo: dict | None = None) -> dict[str, EvidenceIndex]:
+    """The index of each source. `memo` (Evidence -> index, for one pipeline and BM25 setting)
+    keeps the indices of the last call: a source indexed by it is not parsed or indexed again
+    (a stream of batches keeps one batch's indices, not all it has seen)."""
+    memo = {} if memo is None else memo
     evidences = [build_evidence(s) for s in sources]
-    parsed = parse_texts([e.text for e in evidences], pipeline=pipeline, cache=cache,
+    todo = list(dict.fromkeys(e for e in evidences if e not in memo))
+    parsed = parse_texts([e.text for e in todo], pipeline=pipeline, cache=cache,
                          progress=progress, desc="parse evidence")
-    queries = parse_texts([e.query or "" for e in evidences], pipeline=pipeline, cache=cache,
+    queries = parse_texts([e.query or "" for e in todo], pipeline=pipeline, cache=cache,
                           progress=progress, desc="parse queries")
-    out = {}
-    for ev, doc, query in zip(evidences, parsed, queries):
+    for ev, doc, query in zip(todo, parsed, queries):
         chunk_idx = [content_indices(doc, c.start, c.end) for c in ev.chunks]
         vocab = forms(doc, content_indices(doc)) | forms(query, content_indices(query))
         numbers = evidence_numbers(ev.text, doc.lower) | evidence_numbers(query.text, query.lower)
-        out[ev.source_id] = EvidenceIndex(
+        memo[ev] = EvidenceIndex(
             evidence=ev,
             parsed=doc,
             vocab=frozenset(vocab),
@@ -62,4 +67,8 @@ def build_indices(sources: list[Source], *, pipeline: str = "auto", cache: Parse
             chunk_sets=tuple(frozenset(forms(doc, i)) for i in chunk_idx),
             bm25=BM25Plus([terms(doc, i) for i in chunk_idx] or [[]], **(bm25_params or {})),
         )
+    out = {ev.source_id: memo[ev] for ev in evidences}
+    kept = {ev: memo[ev] for ev in evidences}
+    memo.clear()
+    memo.update(kept)
     return out

@@ -6,6 +6,7 @@ all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -76,14 +77,19 @@ def numbers_in_text(text: str) -> set[str]:
 
 def token_number_values(token: str) -> set[str]:
     """Canonical numbers carried by one token ('1,200' -> {'1200'}, 'third' -> {'3'})."""
-    low = token.lower()
+    return set(_token_number(token.lower())[1])
+
+
+@lru_cache(maxsize=1 << 16)
+def _token_number(low: str) -> tuple[bool, frozenset[str]]:
+    """(whether the lower-cased token has a digit, the numbers it carries): tokens repeat, their
+    numbers are worked out once."""
+    digit = any(c.isdigit() for c in low)
     if low in WORD_NUMBERS:
-        return {canonical(WORD_NUMBERS[low])}
+        return digit, frozenset({canonical(WORD_NUMBERS[low])})
     if low in ORDINALS:
-        return {canonical(ORDINALS[low])}
-    if any(c.isdigit() for c in low):
-        return numbers_in_text(low)
-    return set()
+        return digit, frozenset({canonical(ORDINALS[low])})
+    return digit, frozenset(numbers_in_text(low) if digit else ())
 
 
 def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
@@ -101,19 +107,17 @@ def absent_numbers(tokens: tuple[str, ...], known: set[str]) -> list[bool]:
     """Per token: does it state a number that the evidence does not contain?"""
     flags = []
     for tok in tokens:
-        values = token_number_values(tok)
-        if not values or tok.lower() in _AMBIGUOUS:
-            flags.append(False)
-        else:
-            flags.append(not values & known)
+        low = tok.lower()
+        values = _token_number(low)[1]
+        flags.append(bool(values) and low not in _AMBIGUOUS and values.isdisjoint(known))
     return flags
 
 
 def absent_number_mask(text: str, starts: np.ndarray, ends: np.ndarray, lowered: tuple[str, ...],
                        known: set[str]) -> tuple[np.ndarray, np.ndarray]:
     """(states a number, number absent from the evidence) per token; times judged as times."""
-    has_number = np.array([any(ch.isdigit() for ch in t) or t in WORD_NUMBERS or t in ORDINALS
-                           for t in lowered], dtype=bool)
+    has_number = np.array([_token_number(t)[0] or t in WORD_NUMBERS or t in ORDINALS for t in lowered],
+                          dtype=bool)
     absent = np.array(absent_numbers(lowered, known), dtype=bool)
     for start, end, value in time_spans(text):
         inside = (starts < end) & (ends > start)

@@ -106,6 +106,7 @@ class FeatureExtractor:
     def __getstate__(self):
         state = self.__dict__.copy()
         state["cache"] = None
+        state.pop("index_memo", None)
         return state
 
     def _bm25_params(self) -> dict:
@@ -113,8 +114,9 @@ class FeatureExtractor:
         return {"k1": c.bm25_k1, "b": c.bm25_b, "delta": c.bm25_delta}
 
     def _indices(self, corpus: Corpus, progress: bool) -> dict[str, EvidenceIndex]:
+        memo = self.__dict__.setdefault("index_memo", {})  # sources indexed by fit, preparse, transform
         return build_indices(list(corpus.sources.values()), pipeline=self.config.pipeline,
-                             cache=self.cache, bm25_params=self._bm25_params(), progress=progress)
+                             cache=self.cache, bm25_params=self._bm25_params(), progress=progress, memo=memo)
 
     def fit(self, corpus: Corpus, progress: bool = True) -> FeatureExtractor:
         """Fit every family on the training corpus (the TF-IDF vocabulary; neural models load)."""

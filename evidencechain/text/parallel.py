@@ -1,5 +1,6 @@
 """Parse on every core: texts are cut into ordered chunks, parsed by forked workers (which share
 the parent's loaded pipeline) and returned in order, so the output is the same as on one core.
+`map_forked` does the same for a few large independent tasks (the ablation's refits).
 
 `workers()` is `EVIDENCECHAIN_WORKERS` when set, else the number of usable cores (at most 8).
 Work runs in this process when there is one worker, too little to share, no `fork` on the
@@ -79,3 +80,28 @@ def map_chunks(task: Callable[[list], list], items: Sequence[str], *, progress: 
     finally:
         _TASK = None
         bar.close()
+
+
+def _run_one(item):
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return _TASK(item)
+    with threadpool_limits(limits=1, user_api="openmp"):  # the parent's OpenMP pool is not fork-safe
+        return _TASK(item)
+
+
+def map_forked(task: Callable, items: Sequence) -> list:
+    """`[task(item) for item in items]`, the items shared among forked workers (one item each at a
+    time, results in input order); in this process when there is one worker or one item, or no fork.
+    `task` may be a closure; its results must pickle."""
+    global _TASK
+    n = min(workers(), len(items))
+    if n <= 1 or not _can_fork():
+        return [task(item) for item in items]
+    _TASK = task
+    try:
+        with mp.get_context("fork").Pool(n) as pool:
+            return pool.map(_run_one, list(items), chunksize=1)
+    finally:
+        _TASK = None
