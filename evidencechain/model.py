@@ -125,10 +125,16 @@ class EvidenceChain:
         self.fit_corpora(train, calibration, progress)
         return self
 
-    def fit_corpora(self, train: Corpus, calibration: Corpus, progress: bool = True) -> FeatureTables:
+    def fit_extractor(self, train: Corpus, progress: bool = True) -> FeatureExtractor:
+        """A feature extractor of this model's features fitted on `train` (what `fit` starts with)."""
+        return FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
+
+    def fit_corpora(self, train: Corpus, calibration: Corpus, progress: bool = True,
+                    extractor: FeatureExtractor | None = None) -> FeatureTables:
         """`fit`, returning the calibration corpus's feature tables (`transform(calibration)`:
-        `score_tables` of them scores it without computing its features again)."""
-        self.extractor = FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
+        `score_tables` of them scores it without computing its features again). `extractor`:
+        one `fit_extractor(train)` made already (its tables of other corpora can be made meanwhile)."""
+        self.extractor = extractor or self.fit_extractor(train, progress)
         needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
         ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import pickle
 import sqlite3
 from pathlib import Path
@@ -94,6 +95,42 @@ def test_two_processes_give_the_same_parses_as_one(corpus, monkeypatch):
         arcs = parse_dependencies(texts, cache=ParseCache(None), progress=False)
         results[workers] = ([encode(p) for p in tokens], [encode(DependencyParse.from_doc(d)) for d in arcs])
     assert results["1"] == results["2"]
+
+
+def _square(x: int) -> tuple[int, int]:
+    import os
+    return x * x, os.getpid()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_forked_work_comes_back_in_order_as_in_one_process(monkeypatch, workers):
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)
+    offset = 3  # a closure: forked workers see it without pickling the task
+    out = parallel.map_forked(lambda x: _square(x + offset), list(range(7)))
+    assert [v for v, _ in out] == [(x + offset) ** 2 for x in range(7)]
+    later = parallel.fork_later(lambda: _square(offset))
+    value, pid = later.get()
+    assert value == 9 and (pid == os.getpid()) == (workers == "1")
+    assert later.get()[0] == 9  # a second get runs it here
+    assert ({pid for _, pid in out} == {os.getpid()}) == (workers == "1")
+
+
+def test_each_source_is_indexed_once_per_extractor(corpus, monkeypatch):
+    """fit, preparse and transform of one corpus share the evidence indices; a corpus of other
+    sources replaces them (a stream of batches keeps one batch's indices)."""
+    part = corpus.subset(response_ids={r.id for r in corpus.responses[:30]}, name="part")
+    other = corpus.subset(response_ids={r.id for r in corpus.responses[-30:]}, name="other")
+    fx = FeatureExtractor(FeatureConfig(pipeline="blank")).fit(part, progress=False)
+    first = fx.transform(part, progress=False).indices
+    built = []
+    original = parallel.map_chunks
+    monkeypatch.setattr("evidencechain.text.parse.map_chunks",
+                        lambda task, items, **kw: built.append(len(items)) or original(task, items, **kw))
+    again = fx.transform(part, progress=False).indices
+    assert all(again[s] is first[s] for s in first) and not built
+    fx.transform(other, progress=False)
+    assert set(fx.index_memo) == {i.evidence for i in fx.transform(other, progress=False).indices.values()}
+    assert "index_memo" not in fx.__getstate__()
 
 
 def test_workers_setting_is_validated(monkeypatch):

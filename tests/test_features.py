@@ -5,7 +5,14 @@ import numpy as np
 import pytest
 
 from evidencechain.features import FeatureExtractor, feature_columns
-from evidencechain.features.numeric import absent_numbers, numbers_in_text, token_number_values
+from evidencechain.features.numeric import (
+    ORDINALS,
+    WORD_NUMBERS,
+    absent_number_mask,
+    absent_numbers,
+    numbers_in_text,
+    token_number_values,
+)
 from evidencechain.features.retrieval import BM25Plus
 from evidencechain.features.table import FeatureConfig
 from evidencechain.records import Corpus, Label, Response, Source
@@ -65,6 +72,24 @@ def test_number_normalisation():
     assert token_number_values("third") == token_number_values("3rd") == {"3"}
     assert "2.5e+06" in numbers_in_text("2.5 million")
     assert absent_numbers(("1,200", "twelve", "one"), {"1200"}) == [False, True, False]
+
+
+def test_token_numbers_are_the_same_worked_out_once():
+    """The cached per-token numbers give what the per-call rule gave, odd digits included."""
+    tokens = ("1,200", "3rd", "third", "Twelve", "one", "²", "٣", "x2", "20%", "2.5", "İ", "", "ok")
+    for tok in tokens:
+        low = tok.lower()
+        expected = ({f"{WORD_NUMBERS[low]:.6g}"} if low in WORD_NUMBERS else
+                    {f"{ORDINALS[low]:.6g}"} if low in ORDINALS else
+                    numbers_in_text(low) if any(c.isdigit() for c in low) else set())
+        assert token_number_values(tok) == expected and isinstance(token_number_values(tok), set)
+    known = {"1200", "3"}
+    assert absent_numbers(tokens, known) == [
+        bool(token_number_values(t)) and t.lower() not in ("one", "second", "first")
+        and not token_number_values(t) & known for t in tokens]
+    lowered = tuple(t.lower() for t in tokens)
+    has, _ = absent_number_mask(" ".join(lowered), np.zeros(len(tokens)), np.zeros(len(tokens)), lowered, known)
+    assert has.tolist() == [any(c.isdigit() for c in t) or t in WORD_NUMBERS or t in ORDINALS for t in lowered]
 
 
 def test_written_and_formatted_numbers_match_the_evidence():

@@ -159,6 +159,7 @@ def _build(out: Path, pipeline: str) -> Path:
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
     from ..model import EvidenceChain
+    from ..text.parallel import fork_later
     from ..text.parse import ParseCache, pipeline_name
 
     t0 = time.perf_counter()
@@ -175,11 +176,18 @@ def _build(out: Path, pipeline: str) -> Path:
                           r["random_state"], r["response_aggregation"], params, ParseCache(None),
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
-        tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False)
-        calibration = _level_metrics(model, parts["calibration"], tables)
-        chosen = choose_detector(calibration)
-        model.primary = chosen
-        test = _level_metrics(model, parts["test"])
+        extractor = model.fit_extractor(parts["train"], progress=False)
+        # the test split's features need only the extractor: made on the other core meanwhile
+        test_tables = fork_later(lambda: extractor.transform(parts["test"], False,
+                                                             with_tokens=parts["test"].span_labels))
+        try:
+            tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False, extractor=extractor)
+            calibration = _level_metrics(model, parts["calibration"], tables)
+            chosen = choose_detector(calibration)
+            model.primary = chosen
+            test = _level_metrics(model, parts["test"], test_tables.get())
+        finally:
+            test_tables.close()
     card = {
         "name": "default", "key": model_key(pipeline_name(pipeline)), "recipe": RECIPE,
         "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,

@@ -1,6 +1,7 @@
 """Parse on every core: texts are cut into ordered chunks, parsed by forked workers (which share
 the parent's loaded pipeline) and returned in order, so the output is the same as on one core.
-`map_forked` does the same for a few large independent tasks (the ablation's refits).
+`map_forked` does the same for a few large independent tasks (the ablation's refits), and
+`fork_later` starts one task in a forked worker while this process goes on with other work.
 
 `workers()` is `EVIDENCECHAIN_WORKERS` when set, else the number of usable cores (at most 8).
 Work runs in this process when there is one worker, too little to share, no `fork` on the
@@ -82,13 +83,17 @@ def map_chunks(task: Callable[[list], list], items: Sequence[str], *, progress: 
         bar.close()
 
 
-def _run_one(item):
+def _limited(task: Callable, *args):
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
-        return _TASK(item)
+        return task(*args)
     with threadpool_limits(limits=1, user_api="openmp"):  # the parent's OpenMP pool is not fork-safe
-        return _TASK(item)
+        return task(*args)
+
+
+def _run_one(item):
+    return _limited(_TASK, item)
 
 
 def map_forked(task: Callable, items: Sequence) -> list:
@@ -105,3 +110,46 @@ def map_forked(task: Callable, items: Sequence) -> list:
             return pool.map(_run_one, list(items), chunksize=1)
     finally:
         _TASK = None
+
+
+class Later:
+    """The result of `fork_later`'s task: `get()` waits for it (or, without a worker, runs it)."""
+
+    def __init__(self, task: Callable) -> None:
+        self.task, self.pool, self.pending = task, None, None
+
+    def get(self):
+        if self.pool is None:
+            return self.task()
+        try:
+            return self.pending.get()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the worker (a result not fetched is dropped)."""
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool = None
+
+
+_LATER: Callable | None = None
+
+
+def _run_later():
+    return _limited(_LATER)
+
+
+def fork_later(task: Callable) -> Later:
+    """Start `task()` in a forked worker (it sees this process as it is now, nothing done after);
+    with one worker or no fork it runs at `get()`, in this process. Its result must pickle."""
+    global _LATER
+    later = Later(task)
+    if workers() > 1 and _can_fork():
+        _LATER = task
+        try:
+            later.pool = mp.get_context("fork").Pool(1)  # the worker is forked here, holding `task`
+        finally:
+            _LATER = None
+        later.pending = later.pool.apply_async(_run_later)
+    return later
