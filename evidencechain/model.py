@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -130,14 +131,17 @@ class EvidenceChain:
         return FeatureExtractor(self.features, cache=self.cache).fit(train, progress)
 
     def fit_corpora(self, train: Corpus, calibration: Corpus, progress: bool = True,
-                    extractor: FeatureExtractor | None = None) -> FeatureTables:
+                    extractor: FeatureExtractor | None = None,
+                    calibration_tables: Callable[[], FeatureTables] | None = None) -> FeatureTables:
         """`fit`, returning the calibration corpus's feature tables (`transform(calibration)`:
         `score_tables` of them scores it without computing its features again). `extractor`:
-        one `fit_extractor(train)` made already (its tables of other corpora can be made meanwhile)."""
+        one `fit_extractor(train)` made already, and `calibration_tables`: what gives its
+        `transform(calibration)` once the training tables are made (both made meanwhile elsewhere)."""
         self.extractor = extractor or self.fit_extractor(train, progress)
         needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
         tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
-        ca = self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
+        ca = calibration_tables() if calibration_tables is not None else \
+            self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
         self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)
         return ca
 

@@ -177,17 +177,20 @@ def _build(out: Path, pipeline: str) -> Path:
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
         extractor = model.fit_extractor(parts["train"], progress=False)
-        # the test split's features need only the extractor: made on the other core meanwhile
-        test_tables = fork_later(lambda: extractor.transform(parts["test"], False,
-                                                             with_tokens=parts["test"].span_labels))
+        # the features of the other splits need only the extractor: made by forked workers meanwhile
+        later = {name: fork_later(functools.partial(extractor.transform, parts[name], False,
+                                                    with_tokens=parts[name].span_labels))
+                 for name in ("calibration", "test")}
         try:
-            tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False, extractor=extractor)
+            tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False, extractor=extractor,
+                                       calibration_tables=later["calibration"].get)
             calibration = _level_metrics(model, parts["calibration"], tables)
             chosen = choose_detector(calibration)
             model.primary = chosen
-            test = _level_metrics(model, parts["test"], test_tables.get())
+            test = _level_metrics(model, parts["test"], later["test"].get())
         finally:
-            test_tables.close()
+            for part in later.values():
+                part.close()
     card = {
         "name": "default", "key": model_key(pipeline_name(pipeline)), "recipe": RECIPE,
         "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,
