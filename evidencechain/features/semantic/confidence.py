@@ -151,6 +151,8 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
         return False
     mine = _neighbours(a, ks[0], ks[-1])
     theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    if not theirs:  # a phrase with a gap ('expected ... approved'): each of its words where it stands
+        theirs = [_neighbours(e, i, j) for w in s.evidence.lower().split() for i, j in _occurrences(e, [w])]
     words = [a.word(k) for k in ks]
     for o in others:
         for i, j in _occurrences(o, words):
