@@ -196,6 +196,8 @@ def test_the_aligned_evidence_sentence_is_one_passage(evidence):
     # the negation stands further from the word on the other side ('won't let them entertain such talk')
     ("Ann Moss insists the players are not feeling the pressure, as their captain won't let them entertain "
      "such talk.", "Ann Moss insists the players are not talking about the pressure."),
+    ("Ann Moss insists the players are not feeling the pressure, as their captain won’t let them entertain "
+     "such talk.", "Ann Moss insists the players are not talking about the pressure."),
     ("She refused to give up the location of her husband.", "She refused to give up location of her husband."),
     # a hedge kept by an auxiliary or by a verb of saying; scale words bearing on different things
     ("In captivity, harbor seals may live up to 33 years.", "In captivity, harbor seals can live up to 33 years."),
