@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .lexicon import Lexicon
+from .lexicon import Lexicon, stem
+from .polarity import prefixed
 
 _MODALS = frozenset({"may", "might", "could"})
 
@@ -35,7 +36,10 @@ def _same_place(a: View, k: int, e: View, j: int) -> bool:
 
 
 def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
-    """Whether the answer keeps the evidence's hedge at j on its word at k by other means."""
+    """Whether the answer keeps the evidence's hedge at j on its word at k by other means: negated
+    ('likely' / 'unlikely': polarity's business), or an attributing hedge by a verb of saying."""
+    if any(prefixed(a.word(i), lex) == stem(e.word(j)) for i in range(len(a))):
+        return True
     return e.word(j) in lex.attribution and any(a.word(i) in lex.reporting for i in range(k))
 
 
