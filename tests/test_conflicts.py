@@ -221,3 +221,31 @@ def test_kept_meaning_raises_no_confident_signal(evidence, answer):
 def test_the_narrowed_checks_still_flag_the_error(evidence, answer, cls, word):
     doc, signals = _signals(evidence, answer)
     assert any(s.cls == cls and word in [doc.token_text(t) for t in s.tokens] for s in signals), signals
+
+
+@pytest.mark.slow
+def test_card_scores_ragtruth_qa_with_the_conflict_rule_when_asked(tmp_path_factory, tmp_path):
+    from detect_support import default_cache
+
+    from evidencechain.detect.card import write_card
+
+    data = tmp_path / "qa"
+    data.mkdir()
+    source = {"source_id": "s1", "task_type": "QA", "source": "MARCO", "source_info": {
+        "question": "Does Veltrazine lower blood pressure?",
+        "passages": "passage 1: In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."}}
+    answers = ["Veltrazine did not reduce blood pressure in adults over sixty.",
+               "Veltrazine reduced blood pressure in adults over sixty."]
+    flip = {"start": 15, "end": 18, "text": "not", "meta": "", "label_type": "Evident Conflict"}
+    (data / "source_info.jsonl").write_text(json.dumps(source) + "\n", encoding="utf-8")
+    (data / "response.jsonl").write_text("".join(
+        json.dumps({"id": f"r{k}", "source_id": "s1", "model": "m", "temperature": 0.7, "labels": labels,
+                    "split": "test", "quality": "good", "response": text}) + "\n"
+        for k, (text, labels) in enumerate(zip(answers, ([flip], [])))), encoding="utf-8")
+    scored = {}
+    for on in (False, True):
+        write_card(tmp_path / f"card-{on}", data, cache_dir=default_cache(tmp_path_factory), conflicts=on)
+        scored[on] = json.loads((tmp_path / f"card-{on}" / "ragtruth_qa.json").read_text(encoding="utf-8"))
+    assert [scored[on]["conflict_rule"] for on in (False, True)] == [False, True]
+    assert scored[True]["answers"] == 2 and scored[True]["answer_recall"] == 1.0  # the flip, by rule
+    assert scored[False]["answer_recall"] == 0.0
