@@ -231,7 +231,7 @@ def test_card_scores_ragtruth_qa_with_the_conflict_rule_when_asked(tmp_path_fact
 
     data = tmp_path / "qa"
     data.mkdir()
-    source = {"source_id": "s1", "task_type": "QA", "source": "MARCO", "source_info": {
+    source = {"source_id": "s1", "task_type": "QA", "source": "MARCO", "prompt": "Answer the question.", "source_info": {
         "question": "Does Veltrazine lower blood pressure?",
         "passages": "passage 1: In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."}}
     answers = ["Veltrazine did not reduce blood pressure in adults over sixty.",
