@@ -69,7 +69,9 @@ def test_normalize_value_is_checked(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text('name = "x"\noutput_dir = "out"\n[corpora.a]\nformat = "plain"\npath = "a.jsonl"\n'
                       '[[evaluations]]\nfit = "a"\ntest = ["a"]\n'
-                      '[detectors]\nnames = ["EvidenceChain_LR"]\n'
+                      '[detectors]\nnames = ["EvidenceChain_LR"]\nprimary = "EvidenceChain_LR"\n'
                       '[detectors.params.EvidenceChain_LR]\nnormalize = "domain"\n')
     with pytest.raises(ConfigError, match=r"EvidenceChain_LR normalize: expected one of"):
         load_config(config)
+    config.write_text(config.read_text().replace('"domain"', '"collection"'))
+    assert load_config(config).detectors.params["EvidenceChain_LR"] == {"normalize": "collection"}
