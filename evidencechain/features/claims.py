@@ -104,7 +104,9 @@ def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dic
     (with the element offsets and sentence rows that `add_checker_verdicts` reads).
     Every text is parsed once for all answers: the answer sentences (dependency parse), the
     triplets' texts, and each source's evidence sentences (once per source, not per answer), these
-    two with the run's token pipeline (`pipeline`, as the other features)."""
+    two with the run's token pipeline (`pipeline`, as the other features); under the blank
+    pipeline the evidence sentences are slices of the source's parse (`evidence_parses`).
+    Triplet extraction and checking run on every core (`map_chunks`), in answer order."""
     found = answer_triplets(sentences, texts, cache, progress)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
     sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in dict.fromkeys(source_of.values())}
