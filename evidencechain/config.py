@@ -128,6 +128,10 @@ def _check_detector_params(params: dict, where: str) -> None:
                 if not (isinstance(value, list) and all(g in known or g == "coverage_only" for g in value)):
                     raise ConfigError(f"{where}.{name} groups: expected a list of {list(known)}, "
                                       f"got {value!r}")
+            elif key in getattr(DETECTORS[name], "param_choices", {}):
+                choices = DETECTORS[name].param_choices[key]
+                if value not in choices:
+                    raise ConfigError(f"{where}.{name} {key}: expected one of {list(choices)}, got {value!r}")
             elif isinstance(default, bool | int | float) and not type_ok(value, type(default)):
                 raise ConfigError(f"{where}.{name} {key}: expected {type(default).__name__}, "
                                   f"got {type(value).__name__} {value!r}")

@@ -68,11 +68,9 @@ _HOURS = ("passage 1: Park Depot sells tools. The chain operates 693 stores.\n\n
     ("passage 1: In the wild, emperor penguins usually live between 16 and 19 years; in captivity "
      "they may live up to 43 years.", "Emperor penguins usually live 16 to 19 years in the wild.",
      "stated_elsewhere"),
-    ("passage 1: Bake banana bread at 350 degrees Fahrenheit for 55 to 65 minutes.\n\npassage 2: For best "
-     "results, cook chicken breasts in a 400 degree oven for 22 to 26 minutes.",
-     "Bake chicken breasts at 400 degrees Fahrenheit for 22 to 26 minutes.", "stated_elsewhere"),
     # another passage aligns almost as well as the best-aligned sentence
-    (_HOURS, "Park Depot stores typically close at 10:00 PM from Monday to Saturday.", "min_margin"),
+    ("passage 1: Sales of the Corvo phone rose in 2020 in Europe.\n\npassage 2: Sales of the Corvo phone fell "
+     "in 2021 in Asia.", "Sales of the Corvo phone fell in 2020 in Asia.", "min_margin"),
 ])
 def test_multi_passage_guard_removes_a_signal_the_source_supports(evidence, answer, guard, monkeypatch):
     from evidencechain.features.semantic.lexicon import lexicon
@@ -152,3 +150,102 @@ def test_detect_cli_conflict_rule_flag_names_class_and_evidence(tmp_path_factory
     assert code == 0 and "antonym; evidence: increased" in out, out + err
     code, out, err = run_cli(["detect", str(data), "-q"])
     assert code == 0 and all(s["level"] != "rule" for s in json.loads(out)["spans"])
+
+
+def test_evidence_sentences_never_cross_a_passage_break():
+    from evidencechain.features.semantic.align import evidence_views, unbroken_spans
+
+    text = ("passage 1: Prairie Bank opens at 8 am. Its fee is 40 pounds\n\npassage 2: Keystone Bank opens "
+            "at 7 am.\n\nHave your card ready.\n \nPassage 3:Call us")
+    assert [text[a:b] for a, b in unbroken_spans(text, [(0, len(text))])] == [
+        "Prairie Bank opens at 8 am. Its fee is 40 pounds", "Keystone Bank opens at 7 am.", "Have your card ready.",
+        "Call us"]
+    [ev] = parse_texts([text], progress=False)
+    shown = [text[v.start:v.end] for v in evidence_views(ev)]
+    assert all("\n" not in s and "passage" not in s.lower() for s in shown), shown
+    assert "Its fee is 40 pounds" in shown and "Keystone Bank opens at 7 am." in shown
+
+
+@pytest.mark.parametrize("evidence", [
+    "passage 1: The Varn clinic opened in 1990 and its fee is 40 pounds\n\npassage 2: The Varn clinic treats "
+    "about 300 patients a week.",
+    ["The Varn clinic opened in 1990 and its fee is 40 pounds", "The Varn clinic treats about 300 patients a week."],
+])
+def test_the_aligned_evidence_sentence_is_one_passage(evidence):
+    from evidencechain.features.semantic.align import best_evidence, sentence_view
+
+    text = evidence if isinstance(evidence, str) else "\n\n".join(evidence)
+    ev, doc = parse_texts([text, "The Varn clinic treats about 300 patients a week."], progress=False)
+    best, _ = best_evidence(sentence_view(doc, *doc.sentences[0]), EvidenceSide(ev).sentences)
+    assert text[best.start:best.end] == "The Varn clinic treats about 300 patients a week."
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    # the evidence sentence of one passage only (once aligned across the break, and only the guard kept it)
+    ("passage 1: Bake banana bread at 350 degrees Fahrenheit for 55 to 65 minutes.\n\npassage 2: For best "
+     "results, cook chicken breasts in a 400 degree oven for 22 to 26 minutes.",
+     "Bake chicken breasts at 400 degrees Fahrenheit for 22 to 26 minutes."),
+    (_HOURS, "Park Depot stores typically close at 10:00 PM from Monday to Saturday."),
+    # a passive with its agent after other words ('founded in 1957 by') and a reduced passive
+    ("Summit Capital was founded in 1957 by Paula Dawson in Tulsa.", "Paula Dawson founded Summit Capital in 1957."),
+    ("A collision between a steam train and a bus was missed by barely a minute.",
+     "Collision with steam train missed by barely a minute."),
+    # a verb of saying after a comma: its complement is a clause, not a role
+    ("At least 8 people were injured near Peoria, said Amina Wilson of the highway patrol.",
+     "Amina Wilson of the highway patrol said 8 people were injured near Peoria."),
+    # the negation stands further from the word on the other side ('won't let them entertain such talk')
+    ("Ann Moss insists the players are not feeling the pressure, as their captain won't let them entertain "
+     "such talk.", "Ann Moss insists the players are not talking about the pressure."),
+    ("Ann Moss insists the players are not feeling the pressure, as their captain won’t let them entertain "
+     "such talk.", "Ann Moss insists the players are not talking about the pressure."),
+    ("She refused to give up the location of her husband.", "She refused to give up location of her husband."),
+    # a hedge kept by an auxiliary or by a verb of saying; scale words bearing on different things
+    ("In captivity, harbor seals may live up to 33 years.", "In captivity, harbor seals can live up to 33 years."),
+    ("Mendez told police that Acevedo allegedly hit him with a bottle.", "Mendez said Acevedo hit him with a bottle."),
+    ("This may seem premature, but Eden Hazard prepares to make his 100th appearance on Sunday.",
+     "Eden Hazard will make his 100th appearance on Sunday."),
+])
+def test_kept_meaning_raises_no_confident_signal(evidence, answer):
+    _, signals = _signals(evidence, answer)
+    assert not [s for s in signals if s.confident], signals
+
+
+@pytest.mark.parametrize("evidence, answer, cls, word", [
+    ("As a child, Tomas Brandt was taught the cello by Ilse Varga.", "Tomas Brandt taught Ilse Varga the cello.",
+     "roles", "Tomas"),
+    ("Roldan says Castro was considerate.", "Castro says Roldan was considerate.", "roles", "Castro"),
+    ("The drug may reduce pain in older patients.", "The drug reduces pain in older patients.", "modality",
+     "reduces"),
+    ("The council will consider the plan.", "The council may consider the plan.", "modality", "may"),
+])
+def test_the_narrowed_checks_still_flag_the_error(evidence, answer, cls, word):
+    doc, signals = _signals(evidence, answer)
+    assert any(s.cls == cls and word in [doc.token_text(t) for t in s.tokens] for s in signals), signals
+
+
+@pytest.mark.slow
+def test_card_scores_ragtruth_qa_with_the_conflict_rule_when_asked(tmp_path_factory, tmp_path):
+    from detect_support import default_cache
+
+    from evidencechain.detect.card import write_card
+
+    data = tmp_path / "qa"
+    data.mkdir()
+    source = {"source_id": "s1", "task_type": "QA", "source": "MARCO", "prompt": "Answer the question.", "source_info": {
+        "question": "Does Veltrazine lower blood pressure?",
+        "passages": "passage 1: In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."}}
+    answers = ["Veltrazine did not reduce blood pressure in adults over sixty.",
+               "Veltrazine reduced blood pressure in adults over sixty."]
+    flip = {"start": 15, "end": 18, "text": "not", "meta": "", "label_type": "Evident Conflict"}
+    (data / "source_info.jsonl").write_text(json.dumps(source) + "\n", encoding="utf-8")
+    (data / "response.jsonl").write_text("".join(
+        json.dumps({"id": f"r{k}", "source_id": "s1", "model": "m", "temperature": 0.7, "labels": labels,
+                    "split": "test", "quality": "good", "response": text}) + "\n"
+        for k, (text, labels) in enumerate(zip(answers, ([flip], [])))), encoding="utf-8")
+    scored = {}
+    for on in (False, True):
+        write_card(tmp_path / f"card-{on}", data, cache_dir=default_cache(tmp_path_factory), conflicts=on)
+        scored[on] = json.loads((tmp_path / f"card-{on}" / "ragtruth_qa.json").read_text(encoding="utf-8"))
+    assert [scored[on]["conflict_rule"] for on in (False, True)] == [False, True]
+    assert scored[True]["answers"] == 2 and scored[True]["answer_recall"] == 1.0  # the flip, by rule
+    assert scored[False]["answer_recall"] == 0.0

@@ -1,7 +1,7 @@
 """`make default-model`: the default detect model's card as a project file, which the README's
 generated `default-model` block is rendered from (`report --readme`).
 
-    python -m evidencechain.detect.card --out results/default_model
+    python -m evidencechain.detect.card --out results/default_model [--conflict-rule on|off]
 
 Builds the default model if it is not cached yet, and writes into OUT:
   * `card.json`: the model's own card (recipe, selection rule, calibration and audit-test metrics,
@@ -41,13 +41,15 @@ def ragtruth_qa_metrics(detector, data_dir: Path) -> dict:
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Path | None = None) -> list[Path]:
+def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Path | None = None,
+               conflicts: bool | None = None) -> list[Path]:
+    """`conflicts`: score RAGTruth QA with the conflict rule on or off (None: as the recipe says)."""
     from ..io import atomic_write_text
     from ..runinfo import code_commit
     from .api import Detector
     from .default import read_card
 
-    detector = Detector.default(cache_dir=cache_dir)
+    detector = Detector.default(cache_dir=cache_dir, conflicts=conflicts)
     try:
         card = {**read_card(detector.path), "commit": code_commit()}
         out.mkdir(parents=True, exist_ok=True)
@@ -55,7 +57,7 @@ def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Pat
         atomic_write_text(written[0], json.dumps(card, indent=2, sort_keys=True) + "\n")
         if ragtruth_qa is not None and (ragtruth_qa / "response.jsonl").is_file():
             metrics = {**ragtruth_qa_metrics(detector, ragtruth_qa), "model": card.get("key"),
-                       "commit": card["commit"]}
+                       "commit": card["commit"], "conflict_rule": bool(detector.conflicts)}
             written.append(out / "ragtruth_qa.json")
             atomic_write_text(written[1], json.dumps(metrics, indent=2, sort_keys=True) + "\n")
     finally:
@@ -69,11 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="results/default_model", help="directory (default results/default_model)")
     parser.add_argument("--ragtruth-qa", default=str(RAGTRUTH_QA),
                         help=f"RAGTruth QA directory (default {RAGTRUTH_QA}); skipped when absent")
+    parser.add_argument("--conflict-rule", choices=("on", "off"), default=None,
+                        help="score RAGTruth QA with the conflict rule on or off (default: as the recipe says)")
     args = parser.parse_args(argv)
     from ..errors import EvidenceChainError
 
     try:
-        for path in write_card(Path(args.out), Path(args.ragtruth_qa)):
+        conflicts = None if args.conflict_rule is None else args.conflict_rule == "on"
+        for path in write_card(Path(args.out), Path(args.ragtruth_qa), conflicts=conflicts):
             print(path)
     except EvidenceChainError as exc:
         print(f"error: {exc}", file=sys.stderr)

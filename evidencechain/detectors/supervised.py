@@ -9,19 +9,41 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
+from ..errors import ConfigError
 from ..features.table import feature_columns
 from ..text.parallel import workers
 from .base import FitDataError, Method, as_tables
 
 DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
+NORMALIZE = ("none", "collection")
+"""`normalize` values: features as computed, or each numeric feature standardised within its
+source collection (a benchmark domain or subset) among the rows fitted or scored together."""
+COLLECTION = "source_collection"
+
+
+def collection_standardised(sentences: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """`columns` of `sentences` as z-scores within each source collection of the table (no labels
+    read): mean 0 and, where a collection's column varies, standard deviation 1."""
+    values = sentences[columns].astype(float)
+    keys = sentences[COLLECTION] if COLLECTION in sentences.columns else pd.Series(0, index=sentences.index)
+    groups = values.groupby(keys.to_numpy(), sort=False)
+    spread = groups.transform("std").fillna(0.0)
+    return (values - groups.transform("mean")) / spread.where(spread > 0, 1.0)
 
 
 class _Supervised(Method):
     __ec_tags__ = {"supervised": True, "requires_fit": True}
+    normalize = "none"
+    """Class default: model files written before the parameter existed load as "none"."""
+    param_choices = {"normalize": NORMALIZE}
+    """Parameters with a fixed set of values (checked when a config is read)."""
 
-    def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17):
+    def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17, normalize: str = "none"):
+        if normalize not in NORMALIZE:
+            raise ConfigError(f"{self.name} normalize: expected one of {list(NORMALIZE)}, got {normalize!r}")
         self.groups = tuple(groups)
         self.random_state = random_state
+        self.normalize = normalize
 
     @property
     def numeric(self) -> list[str]:
@@ -50,6 +72,15 @@ class _Supervised(Method):
             raise ValueError(f"{self.name}: the sentence table lacks feature column(s) {missing}; "
                              f"it was fitted on {self.features}")
 
+    def _inputs(self, sentences: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+        """The feature columns the pipeline reads (numeric ones standardised per collection when asked)."""
+        frame = sentences[columns]
+        if self.normalize == "collection":
+            numeric = [c for c in columns if c in set(feature_columns(self.groups)[0])]
+            frame = frame.copy()
+            frame[numeric] = collection_standardised(sentences, numeric)
+        return frame
+
     def fit(self, tables) -> _Supervised:
         sentences = as_tables(tables).sentences
         numeric, categorical = feature_columns(self.groups)
@@ -62,14 +93,14 @@ class _Supervised(Method):
         if len(np.unique(y)) < 2:
             raise FitDataError(f"{self.name}: training data has a single class; cannot fit")
         pipeline = Pipeline([("encode", self._encoder(numeric, categorical)), ("classify", self._classifier())])
-        pipeline.fit(sentences[columns], y)
+        pipeline.fit(self._inputs(sentences, columns), y)
         self.pipeline_, self.features_ = pipeline, columns
         return self
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:
         self.check_fitted("pipeline_")
         self._check_columns(sentences)
-        return self.pipeline_.predict_proba(sentences[self.features])[:, 1]
+        return self.pipeline_.predict_proba(self._inputs(sentences, self.features))[:, 1]
 
 
 class EvidenceChainLR(_Supervised):
@@ -94,8 +125,8 @@ class EvidenceChainRF(_Supervised):
 
     def __init__(self, groups: tuple[str, ...] = DEFAULT_GROUPS, random_state: int = 17,
                  n_estimators: int = 300, max_depth: int = 8, min_samples_leaf: int = 2,
-                 n_jobs: int | None = None):
-        super().__init__(groups, random_state)
+                 n_jobs: int | None = None, normalize: str = "none"):
+        super().__init__(groups, random_state, normalize)
         self.n_estimators, self.max_depth = n_estimators, max_depth
         self.min_samples_leaf, self.n_jobs = min_samples_leaf, n_jobs
 

@@ -27,8 +27,8 @@ class EvidenceChainToken(EvidenceChainLR):
 
     def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
                  max_iter: int = 200, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
-                 min_samples_leaf: int = 20):
-        super().__init__(groups, random_state)
+                 min_samples_leaf: int = 20, normalize: str = "none"):
+        super().__init__(groups, random_state, normalize)
         self.max_iter, self.learning_rate = max_iter, learning_rate
         self.max_leaf_nodes, self.min_samples_leaf = max_leaf_nodes, min_samples_leaf
 

@@ -27,8 +27,8 @@ class RAGHalu(EvidenceChainLR):
     __ec_tags__ = {"needs_tiers": True}
 
     def __init__(self, groups: tuple[str, ...] = SENTENCE_GROUPS, random_state: int = 17,
-                 tier_threshold: float = 0.5, tier_C: float = 1.0):
-        super().__init__(groups, random_state)
+                 tier_threshold: float = 0.5, tier_C: float = 1.0, normalize: str = "none"):
+        super().__init__(groups, random_state, normalize)
         self.tier_threshold, self.tier_C = tier_threshold, tier_C
 
     def fit(self, tables) -> RAGHalu:

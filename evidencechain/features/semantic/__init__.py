@@ -8,7 +8,7 @@ number of them keeps the meaning ("not uncommon" for "common", "did not fall" fo
 from __future__ import annotations
 
 from ...text.parse import ParsedText
-from .align import View, best_evidence, sentence_view, sentence_views
+from .align import View, best_evidence, evidence_views, sentence_view
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .confidence import mark_confident
@@ -27,7 +27,7 @@ class EvidenceSide:
 
     def __init__(self, doc: ParsedText):
         lex = lexicon()
-        self.sentences = sentence_views(doc)
+        self.sentences = evidence_views(doc)
         self.values = {(x.key, x.kind) for s in self.sentences for x in values(s, lex)}
 
 
@@ -41,7 +41,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex)
     found += recombined(answer, e, evidence.values, lex)
-    found += role_swaps(answer, e)
+    found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
     out, taken = [], set()
     for s in found:

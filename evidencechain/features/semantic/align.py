@@ -1,6 +1,7 @@
 """An answer sentence and its best-aligned evidence sentence as token views of the one parse."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -8,6 +9,10 @@ import numpy as np
 
 from ...text.parse import ParsedText
 from .lexicon import stem
+
+BREAK = re.compile(r"\n[^\S\n]*\n\s*|(?im:^[^\S\n]*passage[^\S\n]*\d+[^\S\n]*:[^\S\n]*)")
+"""A passage or paragraph break inside a parsed sentence: a blank line (also how a list context's
+passages are joined) or a 'passage N:' header (the header itself belongs to no sentence)."""
 
 MIN_ALIGNMENT = 0.4
 """Share of the answer sentence's content words found in an evidence sentence below which the
@@ -85,6 +90,29 @@ def sentence_view(doc: ParsedText, start: int, end: int) -> View:
 def sentence_views(doc: ParsedText) -> list[View]:
     spans = doc.sentences or ((0, len(doc.text)),)
     return [sentence_view(doc, a, b) for a, b in spans]
+
+
+def unbroken_spans(text: str, spans) -> list[tuple[int, int]]:
+    """`spans` (start, end) cut at every `BREAK` inside them, stripped, empty pieces dropped: the
+    parser's sentences can run across passages ('...pounds.\\n\\npassage 2: You can ...')."""
+    out = []
+    for a, b in spans:
+        cuts = [a]
+        for m in BREAK.finditer(text, a, b):
+            cuts += [m.start(), m.end()]
+        cuts.append(b)
+        for x, y in zip(cuts[::2], cuts[1::2]):
+            piece = text[x:y]
+            x, y = x + len(piece) - len(piece.lstrip()), y - len(piece) + len(piece.rstrip())
+            if y > x:
+                out.append((x, y))
+    return out
+
+
+def evidence_views(doc: ParsedText) -> list[View]:
+    """The evidence's sentences as views, none crossing a passage or paragraph break."""
+    spans = unbroken_spans(doc.text, doc.sentences or ((0, len(doc.text)),))
+    return [v for v in (sentence_view(doc, a, b) for a, b in spans) if len(v)]
 
 
 def alignment(answer: View, evidence: View) -> float:

@@ -14,6 +14,8 @@ own check passes:
     the same sentence;
   * modality: on the epistemic and status scales only a stronger answer ("may" -> "does",
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
+    on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
+    ("expected to" -> "will");
   * unique (every class): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
@@ -140,6 +142,8 @@ def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
     if not theirs:  # a modal the answer adds where the evidence has none: weaker
         return mine[0] in _STRENGTHENED_ONLY
     name, level = mine
+    if name == "epistemic" and not any(n == name and level - lv >= 2 for n, lv in theirs):
+        return True  # 'expected to' -> 'will', 'may' -> 'likely': a step, not possible -> certain
     return name in _STRENGTHENED_ONLY and any(n == name and lv > level for n, lv in theirs)
 
 
@@ -151,6 +155,8 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
         return False
     mine = _neighbours(a, ks[0], ks[-1])
     theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    if not theirs:  # a phrase with a gap ('expected ... approved'): each of its words where it stands
+        theirs = [_neighbours(e, i, j) for w in s.evidence.lower().split() for i, j in _occurrences(e, [w])]
     words = [a.word(k) for k in ks]
     for o in others:
         for i, j in _occurrences(o, words):

@@ -35,6 +35,10 @@ class Lexicon:
     not_units: frozenset[str]
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
+    reporting: frozenset[str]
+    attribution: frozenset[str]
+    auxiliaries: frozenset[str]
+    cue_reach: int
     confidence: dict[str, float]
     """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
 
@@ -69,4 +73,6 @@ def lexicon() -> Lexicon:
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
+        auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         confidence={k: float(v) for k, v in cues["confidence"].items()})

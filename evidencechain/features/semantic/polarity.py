@@ -19,6 +19,18 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     return out
 
 
+def negated_near(v: View, k: int, lex: Lexicon) -> bool:
+    """A negation cue up to `cue_reach` tokens before position k, in the same clause ('won't let
+    them entertain such talk'): the word is negated on that side too, only further away."""
+    for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
+        if v.punct(j):
+            return False
+        w = v.word(j)
+        if w in lex.negation or (w in lex.verb_negation and j + 1 < len(v) and v.word(j + 1) == "to"):
+            return True
+    return False
+
+
 def prefixed(word: str, lex: Lexicon) -> str | None:
     """The stem of `word` without its negative prefix ('unlikely' -> stem('likely'))."""
     for p in lex.prefixes:
@@ -50,13 +62,13 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
-        if anchor:
+        if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
     for k, j in e_cues:
         if j is None or any(e.keys(j) & s for s in a_scoped):
             continue
         hits = _related(e, j, a, lex)
-        if hits:
+        if hits and not any(negated_near(a, p, lex) for p in hits):
             out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
     for side, other, answer_side in ((a, e, True), (e, a, False)):
         for k in range(len(side)):

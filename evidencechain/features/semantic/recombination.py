@@ -38,7 +38,8 @@ def values(v: View, lex: Lexicon) -> list[Value]:
     for q in quantities(v, lex):
         if v.word(q.number_pos) == "one":
             continue
-        year = not q.scale and not q.measure and 1000 <= q.value <= 2100 and q.value == int(q.value)
+        year = not q.scale and not q.measure and 1000 <= q.value <= 2100 and q.value == int(q.value) \
+            and "," not in v.text(q.number_pos)  # '1,500' is a count, not a year
         kind = "year" if year else "number"
         pos = tuple(p for p in (q.number_pos, q.scale_pos) if p is not None)
         out.append(Value(f"{q.value:.6g}", kind, pos))

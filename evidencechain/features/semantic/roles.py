@@ -1,33 +1,44 @@
 """Swapped roles: the same relation with subject and object exchanged ("A defeated B" for
-"B defeated A"); a passive on one side only ("B was defeated by A") reverses the order back."""
+"B defeated A"); a passive on one side only ("B was defeated by A", "B was founded in 1957 by A",
+"B beaten by A") reverses the order back. A verb of saying relates two names only in one clause
+("Roldan says Castro was", "SPLC told the Guardian"); after a comma its subject is inverted and its
+complement is a clause ("crashes near Peoria, said Amina Wilson")."""
 from __future__ import annotations
 
 from .align import View
 from .base import Signal
+from .lexicon import Lexicon
 
 _LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
 _NAMED = frozenset({"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 
 
-def _passive(v: View, k: int) -> bool:
-    """A form of 'be' just before the word and 'by' just after it: 'was acquired by'."""
-    before = any(v.word(j) in _BE for j in range(max(0, k - 2), k))
-    return before and k + 1 < len(v) and v.word(k + 1) == "by"
+def _passive(v: View, k: int, since: int, until: int) -> bool:
+    """'by' just after the word ('acquired by', 'beaten by'), or a form of 'be' between its first
+    argument at `since` and it, and 'by' between it and its second argument at `until` ('was
+    founded in 1957 by')."""
+    if k + 1 < len(v) and v.word(k + 1) == "by":
+        return True
+    return any(v.word(j) in _BE for j in range(since + 1, k)) and any(v.word(j) == "by" for j in range(k + 1, until))
 
 
-def _argument(v: View, k: int, step: int, shared: frozenset[str], names: dict) -> int | None:
-    """The nearest shared name (else content word) from position k in direction `step`, in the clause."""
-    j, first = k + step, None
-    while 0 <= j < len(v):
+def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict) -> list[int]:
+    """From position k in direction `step`, in the clause: the first token of each of the nearest
+    two shared names ('sold the Seaview bakery to Jonah Reyes': the bakery, then the buyer), else
+    the nearest shared content word."""
+    j, first, found = k + step, None, []
+    while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
             break
         if v.keys(j) & shared and (v.content(j) or j in names):
             if j in names:
-                return j
-            first = j if first is None else first
+                if not any(j in names[f] for f in found):
+                    found.append(j)
+            elif first is None:
+                first = j
         j += step
-    return first
+    return found or ([] if first is None else [first])
 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
@@ -35,7 +46,8 @@ def _names(v: View) -> dict[int, tuple[int, ...]]:
     doc, out = v.doc, {}
     for s, t, label in v.doc.entities or ():
         if label in _NAMED:
-            whole = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t)
+            whole = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t
+                          and v.word(k) not in ("the", "a", "an"))
             out.update({k: whole for k in whole})
     return out
 
@@ -45,28 +57,44 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def role_swaps(a: View, e: View) -> list[Signal]:
+def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_names: dict,
+          lex: Lexicon) -> Signal | None:
+    """The signal of arguments x and y of the relation at r (er in e) exchanged, if they are."""
+    if a.keys(x) & a.keys(y):
+        return None
+    ex, ey = _unique(e, a.keys(x)), _unique(e, a.keys(y))
+    if ex is None or ey is None:
+        return None
+    named = (x in names or ex in their_names, y in names or ey in their_names)
+    if named[0] != named[1] or (not named[0] and not a.content(r)):
+        return None
+    if not (min(ex, ey) < er < max(ex, ey)):
+        return None
+    if a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
+        return None
+    if (ex > er) == (_passive(a, r, x, y) != _passive(e, er, min(ex, ey), max(ex, ey))):
+        return None
+    shown = e.span_text(list(range(min(ex, ey), max(ex, ey) + 1)))
+    words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
+    return Signal("roles", tuple(int(a.idx[k]) for k in words), shown)
+
+
+def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     out, seen = [], set()
     shared = a.all_keys & e.all_keys
     names, their_names = _names(a), _names(e)
     for r in range(len(a)):
         if a.punct(r) or r in names or a.word(r) in _LINKS or not (a.keys(r) & shared):
             continue
-        x, y = _argument(a, r, -1, shared, names), _argument(a, r, 1, shared, names)
-        if x is None or y is None or a.keys(x) & a.keys(y):
+        lefts = _arguments(a, r, -1, shared, names)
+        er = _unique(e, a.keys(r))
+        if not lefts or er is None:
             continue
-        er, ex, ey = _unique(e, a.keys(r)), _unique(e, a.keys(x)), _unique(e, a.keys(y))
-        if er is None or ex is None or ey is None:
-            continue
-        named = (x in names or ex in their_names, y in names or ey in their_names)
-        if named[0] != named[1] or (not named[0] and not a.content(r)):
-            continue
-        if not (min(ex, ey) < er < max(ex, ey)):
-            continue
-        swapped = (ex > er) != (_passive(a, r) != _passive(e, er))
-        if swapped and (x, y) not in seen:
-            seen.add((x, y))
-            shown = e.span_text(list(range(min(ex, ey), max(ex, ey) + 1)))
-            words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
-            out.append(Signal("roles", tuple(int(a.idx[k]) for k in words), shown))
+        x = lefts[0]
+        for y in _arguments(a, r, 1, shared, names):
+            found = _swap(a, e, r, er, x, y, names, their_names, lex)
+            if found and (x, y) not in seen:
+                seen.add((x, y))
+                out.append(found)
+                break
     return out
