@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
-from ..text.dependency import load_dependency_pipeline, parse_dependencies
+from ..text.dependency import dependency_parses, load_dependency_pipeline
 from ..text.nlp import load_pipeline
-from ..text.parse import parse_texts
+from ..text.parallel import map_chunks
+from ..text.parse import ParsedText, parse_texts, pipeline_name, rule_pipeline, sentence_slice
 from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
 from .family import RUNS, FamilyContext, FeatureFamily, WorkTables, switched
@@ -50,6 +50,16 @@ def evidence_sentences(index: EvidenceIndex) -> list[str]:
     return [p.text[a:b] for a, b in spans]
 
 
+def evidence_parses(index: EvidenceIndex, pipeline: str) -> list[ParsedText | str]:
+    """Per evidence sentence of the source (`evidence_sentences`): its parse alone with `pipeline`
+    when that is a slice of the source's parse (`sentence_slice`), else its text (to parse)."""
+    p = index.parsed
+    if index.pipeline != pipeline_name(pipeline) or not rule_pipeline(pipeline) or not p.sentences:
+        return evidence_sentences(index)
+    tokenizer = load_pipeline(pipeline)[0].tokenizer
+    return [sentence_slice(p, i, tokenizer) or p.text[a:b] for i, (a, b) in enumerate(p.sentences)]
+
+
 def answer_triplets(sentences: pd.DataFrame, texts: dict[str, str], cache=None,
                     progress: bool = True) -> dict[str, list[Triplet]]:
     """Triplets of every answer of the sentence table: all its sentences parsed in one batch
@@ -59,14 +69,21 @@ def answer_triplets(sentences: pd.DataFrame, texts: dict[str, str], cache=None,
     jobs = {rid: sentence_jobs(texts[rid], list(zip(starts[where], ends[where])))
             for rid, where in groups.items()}
     pieces = [texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js]
-    if load_dependency_pipeline() is not None:
-        docs = iter(parse_dependencies(pieces, cache=cache, progress=progress))
-        parsed = True
-    else:
+    nlp = load_dependency_pipeline()
+    if nlp is None:
         docs = iter(load_pipeline("blank")[0].pipe(pieces))
-        parsed = False
-    return {rid: sentence_triplets(texts[rid], [(i, a, next(docs)) for i, a, _ in js], parsed)
-            for rid, js in jobs.items()}
+        return {rid: sentence_triplets(texts[rid], [(i, a, next(docs)) for i, a, _ in js], False)
+                for rid, js in jobs.items()}
+    arcs = dependency_parses(pieces, cache=cache, progress=progress)
+    first = dict(zip(jobs, np.cumsum([0, *map(len, jobs.values())]).tolist()))
+
+    def extract(rids: list[str]) -> list[list[Triplet]]:
+        return [sentence_triplets(texts[rid], [(i, a, arcs[first[rid] + n].doc(nlp.vocab))
+                                               for n, (i, a, _) in enumerate(jobs[rid])], True) for rid in rids]
+
+    rids = list(jobs)
+    return dict(zip(rids, map_chunks(extract, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
+                                     desc="claim triplets", unit="resp")))
 
 
 def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
@@ -87,25 +104,33 @@ def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dic
     (with the element offsets and sentence rows that `add_checker_verdicts` reads).
     Every text is parsed once for all answers: the answer sentences (dependency parse), the
     triplets' texts, and each source's evidence sentences (once per source, not per answer), these
-    two with the run's token pipeline (`pipeline`, as the other features)."""
+    two with the run's token pipeline (`pipeline`, as the other features); under the blank
+    pipeline the evidence sentences are slices of the source's parse (`evidence_parses`).
+    Triplet extraction and checking run on every core (`map_chunks`), in answer order."""
     found = answer_triplets(sentences, texts, cache, progress)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
-    evidence_of = {sid: evidence_sentences(indices[sid]) for sid in dict.fromkeys(source_of.values())}
+    sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in dict.fromkeys(source_of.values())}
     flat = [t for triplets in found.values() for t in triplets]
-    parsed = parse_texts([t.as_text() for t in flat] + [e for ev in evidence_of.values() for e in ev],
-                         pipeline=pipeline, cache=cache, progress=progress, desc="parse claims")
-    facts, k = {}, len(flat)
-    for sid, ev in evidence_of.items():
-        facts[sid] = evidence_facts(parsed[k:k + len(ev)])
-        k += len(ev)
-    parsed_of = iter(parsed[:len(flat)])
+    todo = [t.as_text() for t in flat] + [text for ev in sliced.values() for text in ev if isinstance(text, str)]
+    parsed = iter(parse_texts(todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims"))
+    parsed_of = {rid: [next(parsed) for _ in triplets] for rid, triplets in found.items()}
+    evidence = {sid: [next(parsed) if isinstance(p, str) else p for p in ev] for sid, ev in sliced.items()}
+
+    def check(rids: list[str]) -> list[list]:
+        facts: dict = {}
+        for rid in rids:
+            if source_of[rid] not in facts:
+                facts[source_of[rid]] = evidence_facts(evidence[source_of[rid]])
+        return [check_parsed(found[rid], parsed_of[rid], facts[source_of[rid]]) for rid in rids]
+
+    rids = list(found)
+    checked = map_chunks(check, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
+                         desc="check claims", unit="resp")
     rows = []
     readable = np.full(len(sentences), "", dtype=object)
     row_of = dict(zip(zip(sentences["response_id"], sentences["sentence_index"].astype(int)), range(len(sentences))))
-    bar = tqdm(found.items(), desc="claim triplets", disable=not progress, unit="resp", leave=False)
-    for rid, triplets in bar:
+    for rid, verdicts in zip(rids, checked):
         sid = source_of[rid]
-        verdicts = check_parsed(triplets, [next(parsed_of) for _ in triplets], facts[sid])
         for v in verdicts:
             t, k = v.triplet, row_of.get((rid, v.triplet.sentence_index))
             if k is None:

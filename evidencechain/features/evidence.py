@@ -7,7 +7,7 @@ import numpy as np
 
 from ..records import Source
 from ..text.chunks import Evidence, build_evidence
-from ..text.parse import ParseCache, ParsedText, parse_texts
+from ..text.parse import ParseCache, ParsedText, parse_texts, pipeline_name
 from .numeric import evidence_numbers
 from .retrieval import BM25Plus
 
@@ -22,6 +22,8 @@ class EvidenceIndex:
     numbers: frozenset[str]
     chunk_sets: tuple[frozenset[str], ...]
     bm25: BM25Plus
+    pipeline: str = ""
+    """The name of the pipeline that parsed the evidence (`text.parse.pipeline_name`)."""
 
 
 def content_indices(parsed: ParsedText, lo: int = 0, hi: int | None = None) -> np.ndarray:
@@ -54,6 +56,7 @@ def build_indices(sources: list[Source], *, pipeline: str = "auto", cache: Parse
                          progress=progress, desc="parse evidence")
     queries = parse_texts([e.query or "" for e in todo], pipeline=pipeline, cache=cache,
                           progress=progress, desc="parse queries")
+    name = pipeline_name(pipeline)
     for ev, doc, query in zip(todo, parsed, queries):
         chunk_idx = [content_indices(doc, c.start, c.end) for c in ev.chunks]
         vocab = forms(doc, content_indices(doc)) | forms(query, content_indices(query))
@@ -66,6 +69,7 @@ def build_indices(sources: list[Source], *, pipeline: str = "auto", cache: Parse
             numbers=frozenset(numbers),
             chunk_sets=tuple(frozenset(forms(doc, i)) for i in chunk_idx),
             bm25=BM25Plus([terms(doc, i) for i in chunk_idx] or [[]], **(bm25_params or {})),
+            pipeline=name,
         )
     out = {ev.source_id: memo[ev] for ev in evidences}
     kept = {ev: memo[ev] for ev in evidences}

@@ -94,6 +94,14 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
 
     Raises LookupError when no model with a parser is installed (callers use the rule fallback).
     """
+    vocab = load_dependency_pipeline().vocab if load_dependency_pipeline() is not None else None
+    return [p.doc(vocab) for p in dependency_parses(texts, cache=cache, batch_size=batch_size,
+                                                    progress=progress, desc=desc)]
+
+
+def dependency_parses(texts: Iterable[str], *, cache: ParseCache | None = None, batch_size: int = 256,
+                      progress: bool = True, desc: str = "dependency parse") -> list[DependencyParse]:
+    """`parse_dependencies` as plain data (`DependencyParse.doc` rebuilds each Doc)."""
     nlp = load_dependency_pipeline()
     if nlp is None:
         raise LookupError("no spaCy model with a parser is installed")
@@ -104,4 +112,4 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
     found = cache.through(keys, texts, lambda todo: map_chunks(
         lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
         todo, progress=progress, desc=desc))
-    return [found[k].doc(nlp.vocab) for k in keys]
+    return [found[k] for k in keys]

@@ -45,27 +45,30 @@ def _run(chunk: list) -> list:
     return _TASK(chunk)
 
 
-def chunked(texts: Sequence[str]) -> list[list[str]]:
-    """Consecutive chunks of `texts` (see `CHUNK`, `CHUNK_CHARS`)."""
-    chunks: list[list[str]] = []
+def chunked(texts: Sequence, sizes: Sequence[int] | None = None) -> list[list]:
+    """Consecutive chunks of `texts` (see `CHUNK`, `CHUNK_CHARS`); `sizes`: each item's size in
+    characters when the items are not the texts themselves."""
+    chunks: list[list] = []
     size = 0
-    for text in texts:
-        if not chunks or len(chunks[-1]) >= CHUNK or size + len(text) > CHUNK_CHARS:
+    for text, n in zip(texts, map(len, texts) if sizes is None else sizes):
+        if not chunks or len(chunks[-1]) >= CHUNK or size + n > CHUNK_CHARS:
             chunks.append([])
             size = 0
         chunks[-1].append(text)
-        size += len(text)
+        size += n
     return chunks
 
 
-def map_chunks(task: Callable[[list], list], items: Sequence[str], *, progress: bool = False,
-               desc: str = "parse", unit: str = "text") -> Iterator:
+def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool = False,
+               desc: str = "parse", unit: str = "text", sizes: Sequence[int] | None = None) -> Iterator:
     """`task(chunk)` over ordered chunks of the texts `items`, results flattened in input order.
+    Items other than texts give their sizes in characters of text to work on (`sizes`).
 
     `task` may be any callable (a closure too): forked workers inherit it."""
     global _TASK
-    chunks = chunked(items)
-    n = min(workers(), len(chunks), sum(map(len, items)) // MIN_CHARS_PER_WORKER)
+    sizes = [len(t) for t in items] if sizes is None else list(sizes)
+    chunks = chunked(items, sizes)
+    n = min(workers(), len(chunks), sum(sizes) // MIN_CHARS_PER_WORKER)
     bar = tqdm(total=len(items), desc=desc, disable=not progress, unit=unit, leave=False)
     try:
         if n <= 1 or not _can_fork():

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
+from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LIKE_NUM, LOWER, SENT_START
 
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
 from .nlp import load_pipeline
@@ -52,32 +53,52 @@ def _sets_entities(nlp) -> bool:
                for name in nlp.pipe_names)
 
 
-def _from_doc(doc, has_ner: bool | None = None) -> ParsedText:
-    toks = [t for t in doc if not t.is_space]
+_ATTRS = (IDX, LENGTH, IS_SPACE, IS_PUNCT, IS_STOP, LIKE_NUM, LOWER, LEMMA, SENT_START)
+
+
+def _from_doc(doc, has_ner: bool | None = None, text: str | None = None) -> ParsedText:
+    """The ParsedText of a spaCy Doc, read from its token attribute array (not token objects).
+    `text`: the text the Doc was made from (its `doc.text`, which spaCy rebuilds token by token)."""
+    text, strings = doc.text if text is None else text, doc.vocab.strings
+    a = doc.to_array(list(_ATTRS)).reshape(len(doc), len(_ATTRS))
     has_lemma = doc.has_annotation("LEMMA")
     sents = []
-    for s in doc.sents:
-        chars = s.text
-        start = s.start_char + (len(chars) - len(chars.lstrip()))
-        end = s.end_char - (len(chars) - len(chars.rstrip()))
-        if end > start:
-            sents.append((start, end))
+    if len(doc):
+        if not doc.has_annotation("SENT_START") or "sents" in doc.user_hooks:
+            bounds = [(s.start, s.end) for s in doc.sents]
+        else:
+            cuts = [0, *np.flatnonzero(a[1:, 8] == 1) + 1, len(doc)]
+            bounds = zip(cuts, cuts[1:])
+        for lo, hi in bounds:
+            start, end = int(a[lo, 0]), int(a[hi - 1, 0] + a[hi - 1, 1])
+            chars = text[start:end]
+            start, end = start + (len(chars) - len(chars.lstrip())), end - (len(chars) - len(chars.rstrip()))
+            if end > start:
+                sents.append((start, end))
     if has_ner is None:
         # an empty doc has every annotation vacuously: judge only non-empty docs
         has_ner = len(doc) > 0 and doc.has_annotation("ENT_IOB")
     ents = None
     if has_ner:
         ents = tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
+    a = a[a[:, 2] == 0]
+    starts = a[:, 0].astype(np.int32)
+    ends = (a[:, 0] + a[:, 1]).astype(np.int32)
+    lower = tuple(strings[h] for h in a[:, 6].tolist())
+    if has_lemma:
+        lemma = tuple(m.lower() if m else w for m, w in zip((strings[h] for h in a[:, 7].tolist()), lower))
+    else:
+        lemma = lower
+    tokens = [text[x:y] for x, y in zip(starts.tolist(), ends.tolist())]
     return ParsedText(
-        text=doc.text,
-        starts=np.array([t.idx for t in toks], dtype=np.int32),
-        ends=np.array([t.idx + len(t.text) for t in toks], dtype=np.int32),
-        lower=tuple(t.lower_ for t in toks),
-        lemma=tuple((t.lemma_.lower() if has_lemma and t.lemma_ else t.lower_) for t in toks),
-        is_punct=np.array([t.is_punct or not any(c.isalnum() for c in t.text) for t in toks],
-                          dtype=bool),
-        is_stop=np.array([t.is_stop for t in toks], dtype=bool),
-        like_num=np.array([t.like_num for t in toks], dtype=bool),
+        text=text,
+        starts=starts,
+        ends=ends,
+        lower=lower,
+        lemma=lemma,
+        is_punct=(a[:, 3] == 1) | np.array([not any(c.isalnum() for c in t) for t in tokens], dtype=bool),
+        is_stop=a[:, 4] == 1,
+        like_num=a[:, 5] == 1,
         sentences=tuple(sents),
         entities=ents,
     )
@@ -127,7 +148,7 @@ def _parse_all(nlp, texts: list[str], has_ner: bool, batch_size: int) -> Iterato
     bounds = [piece_bounds(t, limit) for t in texts]
     docs = nlp.pipe((t[a:b] for t, bs in zip(texts, bounds) for a, b in bs), batch_size=batch_size)
     for text, bs in zip(texts, bounds):
-        parts = [(a, _from_doc(next(docs), has_ner)) for a, _ in bs]
+        parts = [(a, _from_doc(next(docs), has_ner, text[a:b])) for a, b in bs]
         yield parts[0][1] if len(parts) == 1 else _joined(text, parts)
 
 
@@ -146,3 +167,74 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
 
 def pipeline_name(pipeline: str = "auto") -> str:
     return load_pipeline(pipeline)[1]
+
+
+def rule_pipeline(pipeline: str = "auto") -> bool:
+    """Whether `pipeline` is a tokenizer and rule sentencizer only (the blank pipeline): then a
+    sentence parsed alone is a slice of its text's parse (`sentence_slice`)."""
+    return load_pipeline(pipeline)[0].pipe_names == ["sentencizer"]
+
+
+def sentence_slice(parsed: ParsedText, i: int, tokenizer=None) -> ParsedText | None:
+    """The parse of sentence `i` of `parsed` (`parsed.sentences[i]`) alone, cut out of `parsed`,
+    for a text parsed by a `rule_pipeline` whose tokenizer is `tokenizer`; None where the cut
+    might differ from parsing the sentence alone.
+
+    spaCy's tokenizer splits a text at whitespace and tokenizes each run between whitespace on its
+    own, and the sentencizer starts afresh at each sentence start (a token that is not
+    punctuation): so the sentence alone gets the tokens and the single sentence it has inside its
+    text, provided its first and last runs (which may be cut out of longer runs, as in
+    "genres.Joseph") tokenize alone into the tokens they have in the text. Those runs are
+    tokenized again to check that (without `tokenizer`, a cut run gives None). A rule pipeline
+    has no NER: entities are None in both.
+    """
+    text = parsed.text
+    start, end = parsed.sentences[i]
+    if parsed.entities is not None or start >= end:
+        return None
+    a = int(np.searchsorted(parsed.starts, start))
+    b = int(np.searchsorted(parsed.ends, end, side="right"))
+    if a >= b or parsed.starts[a] != start or parsed.ends[b - 1] != end:
+        return None
+    if start > 0 and not text[start - 1].isspace():
+        if tokenizer is None or not _runs_alone(parsed, start, _run_end(text, start, end), tokenizer):
+            return None
+    if end < len(text) and not text[end].isspace():
+        if tokenizer is None or not _runs_alone(parsed, _run_start(text, start, end), end, tokenizer):
+            return None
+    return ParsedText(
+        text=text[start:end],
+        starts=(parsed.starts[a:b] - start).astype(np.int32),
+        ends=(parsed.ends[a:b] - start).astype(np.int32),
+        lower=parsed.lower[a:b],
+        lemma=parsed.lemma[a:b],
+        is_punct=parsed.is_punct[a:b].copy(),
+        is_stop=parsed.is_stop[a:b].copy(),
+        like_num=parsed.like_num[a:b].copy(),
+        sentences=((0, end - start),),
+        entities=None,
+    )
+
+
+def _run_end(text: str, start: int, end: int) -> int:
+    """End of the whitespace-free run that starts at `start` (at most `end`)."""
+    k = start
+    while k < end and not text[k].isspace():
+        k += 1
+    return k
+
+
+def _run_start(text: str, start: int, end: int) -> int:
+    """Start of the whitespace-free run that ends at `end` (at least `start`)."""
+    k = end
+    while k > start and not text[k - 1].isspace():
+        k -= 1
+    return k
+
+
+def _runs_alone(parsed: ParsedText, lo: int, hi: int, tokenizer) -> bool:
+    """Whether text[lo:hi], tokenized alone, has the tokens `parsed` has there."""
+    a = int(np.searchsorted(parsed.starts, lo))
+    b = int(np.searchsorted(parsed.starts, hi))
+    alone = [(t.idx + lo, t.idx + lo + len(t.text)) for t in tokenizer(parsed.text[lo:hi]) if not t.is_space]
+    return alone == list(zip(parsed.starts[a:b].tolist(), parsed.ends[a:b].tolist()))

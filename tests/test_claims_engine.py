@@ -1,0 +1,117 @@
+"""The claims family's engine: evidence sentences under the blank pipeline are slices of their
+document's parse, not parsed again (identical to parsing each sentence alone, the claim rows stay
+those pinned before), and triplet extraction and checking on two processes give what one gives."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evidencechain.data.audit import generate_audit_corpus
+from evidencechain.features import FeatureConfig, FeatureExtractor
+from evidencechain.features import claims as claims_module
+from evidencechain.text import parallel
+from evidencechain.text.cache import ParseCache
+from evidencechain.text.dependency import load_dependency_pipeline
+from evidencechain.text.nlp import load_pipeline
+from evidencechain.text.parse import parse_texts, rule_pipeline, sentence_slice
+
+PINNED = Path(__file__).parent / "fixtures" / "pinned_triplets_blank.json"
+FIELDS = ("text", "starts", "ends", "lower", "lemma", "is_punct", "is_stop", "like_num", "sentences", "entities")
+TEXTS = [
+    "The tower was designed by Eiffel. It opened in 1889!  Mr. Smith said so.\n\nA new line starts here",
+    "Prices rose 5.5% in Q3.Sales fell (sharply).\"Quoted.\" Then: more... And more?!  Yes.",
+    "  Leading spaces. Trailing spaces.   \n",
+    "no punctuation at all here",
+    "U.S.A. is big. e.g. this one. Dr. No. 3 p.m. on 2020-01-01. \u00a0Non-breaking\u00a0space. End.",
+    "A sentence.\tTabbed one.\r\nWindows line. Emoji \U0001f600 here. Twenty-one (21) items.",
+    "Ends with a word.cut",
+    "Sales fell.Prices rose.\"Quoted\" she said.(Aside.) Next.Mr. Smith left.Dr.Who? e.g.This",
+]
+
+
+def _same(a, b) -> bool:
+    for f in FIELDS:
+        x, y = getattr(a, f), getattr(b, f)
+        if isinstance(x, np.ndarray):
+            if not (np.array_equal(x, y) and x.dtype == y.dtype):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def test_a_slice_is_the_sentence_parsed_alone():
+    assert rule_pipeline("blank")
+    tokenizer = load_pipeline("blank")[0].tokenizer
+    cache = ParseCache(None)
+    sliced = cut_runs = 0
+    for doc in parse_texts(TEXTS, pipeline="blank", cache=cache, progress=False):
+        alone = parse_texts([doc.text[a:b] for a, b in doc.sentences], pipeline="blank", cache=cache, progress=False)
+        for i, p in enumerate(alone):
+            cut = sentence_slice(doc, i, tokenizer)
+            if cut is not None:
+                sliced += 1
+                cut_runs += sentence_slice(doc, i) is None
+                assert _same(cut, p), doc.text[slice(*doc.sentences[i])]
+    assert sliced >= 20 and cut_runs >= 3
+
+
+def test_without_the_tokenizer_only_sentences_bounded_by_whitespace_are_sliced():
+    doc = parse_texts(["Sales fell.Prices rose. Fine."], pipeline="blank", cache=ParseCache(None), progress=False)[0]
+    bounded = [(a == 0 or doc.text[a - 1].isspace()) and (b == len(doc.text) or doc.text[b].isspace())
+               for a, b in doc.sentences]
+    assert [sentence_slice(doc, i) is not None for i in range(len(doc.sentences))] == bounded
+    assert not all(bounded)
+    tokenizer = load_pipeline("blank")[0].tokenizer
+    assert all(sentence_slice(doc, i, tokenizer) is not None for i in range(len(doc.sentences)))
+
+
+@pytest.mark.skipif(load_dependency_pipeline() is None, reason="no spaCy model with a parser installed")
+def test_a_model_pipeline_is_never_sliced():
+    assert not rule_pipeline("auto")
+
+
+def test_blank_claim_rows_are_pinned_and_the_evidence_is_sliced(monkeypatch):
+    pinned = json.loads(PINNED.read_text())
+    corpus = generate_audit_corpus(17, 1)
+    keep = {r.id for r in corpus.responses if r.source_id in set(pinned["sources"])}
+    sample = corpus.subset(response_ids=keep, name="pinned")
+    cuts = []
+
+    def spy(parsed, i, tokenizer=None):
+        cuts.append(out := sentence_slice(parsed, i, tokenizer))
+        return out
+
+    monkeypatch.setattr(claims_module, "sentence_slice", spy)
+    extractor = FeatureExtractor(FeatureConfig(claims=True, pipeline="blank"), cache=ParseCache(None))
+    claims = extractor.fit(sample, progress=False).transform(sample, progress=False).claims
+    rows = [[r.response_id, int(r.sentence_index), int(r.start), int(r.end), r.subject, r.relation, r.object,
+             r.verdict, int(r.evidence_index), round(float(r.coverage), 6)] for r in claims.itertuples(index=False)]
+    assert rows == pinned["rows"]
+    assert cuts and sum(c is not None for c in cuts) > len(cuts) // 2
+
+
+def test_two_processes_extract_and_check_the_same_claims_as_one(monkeypatch):
+    corpus = generate_audit_corpus(17, 1)
+    assert sum(len(r.response) for r in corpus.responses) > 4 * parallel.MIN_CHARS_PER_WORKER
+    cache = ParseCache(None)
+    extractor = FeatureExtractor(FeatureConfig(claims=True, pipeline="blank"), cache=cache).fit(corpus, progress=False)
+    forks = []
+    pool = parallel.mp.get_context("fork").Pool
+
+    def counting_pool(n):
+        forks.append(n)
+        return pool(n)
+
+    monkeypatch.setattr(parallel.mp.get_context("fork"), "Pool", counting_pool, raising=False)
+    out = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)
+        tables = extractor.transform(corpus, progress=False)
+        out[workers] = (tables.claims, tables.sentences[["triplets", "n_triplets", "n_contradiction"]])
+    assert forks and all(n == 2 for n in forks)
+    for a, b in zip(out["1"], out["2"]):
+        assert a.equals(b)
