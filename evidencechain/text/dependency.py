@@ -94,9 +94,9 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
 
     Raises LookupError when no model with a parser is installed (callers use the rule fallback).
     """
-    vocab = load_dependency_pipeline().vocab if load_dependency_pipeline() is not None else None
-    return [p.doc(vocab) for p in dependency_parses(texts, cache=cache, batch_size=batch_size,
-                                                    progress=progress, desc=desc)]
+    parses = dependency_parses(texts, cache=cache, batch_size=batch_size, progress=progress, desc=desc)
+    vocab = load_dependency_pipeline().vocab
+    return [p.doc(vocab) for p in parses]
 
 
 def dependency_parses(texts: Iterable[str], *, cache: ParseCache | None = None, batch_size: int = 256,

@@ -87,10 +87,8 @@ def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool 
 
 
 def _limited(task: Callable, *args):
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        return task(*args)
+    from threadpoolctl import threadpool_limits
+
     with threadpool_limits(limits=1, user_api="openmp"):  # the parent's OpenMP pool is not fork-safe
         return task(*args)
 
@@ -122,7 +120,7 @@ class Later:
         self.task, self.pool, self.pending = task, None, None
 
     def get(self):
-        if self.pool is None:
+        if self.pending is None:
             return self.task()
         try:
             return self.pending.get()
