@@ -16,7 +16,10 @@ own check passes:
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
     on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
     ("expected to" -> "will");
-  * unique (every class): the answer sentence aligns with its evidence sentence by at least
+  * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
+    which compares the answer with one clause, not the whole sentence; the two values differ
+    and stand in the same slot (as for other recombined values);
+  * unique (every class but the clause recombination): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
   * stated elsewhere (every class): the answer's flagged words are not found anywhere in the
@@ -107,10 +110,11 @@ def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
             if all(v.word(k + i) == w for i, w in enumerate(words))]
 
 
-def _same_slot(a: View, e: View, s: Signal) -> bool:
+def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
     """The answer's words stand where the evidence's words stand: the content word next to them
-    is the one next to the evidence's words on one side at least, and not also the one next to
-    the answer's own words where the evidence has them too (a unit on both says nothing)."""
+    is the one next to the evidence's words on one side at least, and (`own_too`) not also the one
+    next to the answer's own words where the evidence has them too (a unit on both says nothing;
+    in two clauses of the same shape it does not matter)."""
     ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
     if not ks:
         return False
@@ -119,7 +123,7 @@ def _same_slot(a: View, e: View, s: Signal) -> bool:
     own = [_neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
     for side in (0, 1):
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
-                and not any(mine[side] & o[side] for o in own):
+                and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
     return False
 
@@ -182,7 +186,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     for s in signals:
         forward, back = _restated(a, e, s)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
-        if ok and s.cls == "antonym":
+        if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
+            ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
+        elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif ok and s.cls == "roles":
             ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]

@@ -39,6 +39,10 @@ class Lexicon:
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
     cue_reach: int
+    clause_breaks: frozenset[str]
+    light_verbs: frozenset[str]
+    clause_frame: tuple[float, int]
+    """(min_frame, min_frame_words) of cues.toml [clauses]."""
     confidence: dict[str, float]
     """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
 
@@ -75,4 +79,7 @@ def lexicon() -> Lexicon:
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
+        clause_breaks=frozenset(cues["clauses"]["breaks"]),
+        light_verbs=frozenset(cues["clauses"]["light_verbs"]),
+        clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()})

@@ -115,3 +115,77 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
         out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                           e.span_text(list(best.positions))))
     return out
+
+
+def clauses(v: View, vals: list[Value], lex: Lexicon) -> list[tuple[int, int]]:
+    """The clauses of a sentence as position ranges [lo, hi): cut before every clause-starting word
+    (cues.toml [clauses]); a piece with fewer than two words and values, or without a content word
+    outside its values and without a light verb, joins the clause before it (the next one when it
+    is the first)."""
+    cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks] + [len(v)]
+    in_value = {k: n for n, x in enumerate(vals) for k in x.positions}
+    out: list[tuple[int, int]] = []
+    carried = None  # the start of a first piece too weak to stand alone
+    for lo, hi in zip(cuts, cuts[1:]):
+        content = [k for k in range(lo, hi) if v.content(k) and v.word(k) not in lex.clause_breaks]
+        plain = [k for k in content if k not in in_value]
+        units = len(plain) + len({in_value[k] for k in content if k in in_value})
+        if units >= 2 and (plain or any(v.word(k) in lex.light_verbs for k in range(lo, hi))):
+            out.append((lo if carried is None else carried, hi))
+            carried = None
+        elif out:
+            out[-1] = (out[-1][0], hi)
+        elif carried is None:
+            carried = lo
+    return out or [(0, len(v))]
+
+
+def _named(kind: str) -> str:
+    """The kind two values must share: places and organisations as one (the tagger confuses them)."""
+    return "place" if kind == "organisation" else kind
+
+
+def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
+    """A value of the source put into the clause of another event: the answer's clause restates one clause
+    of its evidence sentence (at least `min_frame` of its other content words), whose value of the
+    same kind (places and organisations counted as one) it drops, and takes its value from another clause of the
+    source that states nothing else the answer says. Decided here, so the signals come confident
+    (`confidence.mark_confident` still checks that the two values differ and where else the
+    source states the answer's words)."""
+    mine = values(a, lex)
+    share, least = lex.clause_frame
+    my_keys = {(x.key, _named(x.kind)) for x in mine}
+    my_clauses = clauses(a, mine, lex)
+    where = []  # (view, lo, hi, values of the clause)
+    for s in sentences:
+        vals = values(s, lex)
+        for lo, hi in clauses(s, vals, lex):
+            where.append((s, lo, hi, [x for x in vals if lo <= x.positions[0] < hi]))
+    out = []
+    for x in mine:
+        key = (x.key, _named(x.kind))
+        lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
+        frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
+        homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])]
+        if not frame or not homes:
+            continue
+
+        def matched(c, frame=frame):
+            v, lo, hi, _ = c
+            keys = frozenset().union(*(v.keys(j) for j in range(lo, hi) if v.content(j)))
+            return {k for k in frame if a.keys(k) & keys}
+
+        own = [c for c in where if c[0] is e]
+        if not own:
+            continue
+        best = max(own, key=lambda c: len(matched(c)))
+        hits = matched(best)
+        rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys]
+        if any(c is best for c in homes) or not rivals or len(hits) < least or len(hits) < share * len(frame):
+            continue
+        if any(len(matched(c)) >= len(hits) or matched(c) - hits for c in homes):
+            continue
+        y = rivals[0]
+        out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
+                          e.span_text(list(y.positions)), confident=True))
+    return out
