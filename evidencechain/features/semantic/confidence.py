@@ -19,6 +19,8 @@ own check passes:
   * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
     which compares the answer with one clause, not the whole sentence; the two values differ
     and stand in the same slot (as for other recombined values);
+  * polarity: the negated word's next words are those after the evidence's word, if it has any
+    ('was not produced by X' for 'was produced by Y' denies another fact);
   * unique (every class but the clause recombination): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
@@ -81,14 +83,43 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     return other > same
 
 
+def _other_argument(a: View, e: View, s: Signal) -> bool:
+    """A negated word whose next words in the answer differ from those after the evidence's word
+    ('was not produced by X' for 'was produced by Y'): another fact is denied, not this one."""
+    k = _position(a, s.tokens[-1])
+    hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
+    if k is None or not hits:
+        return False
+    after = _clause(a, k, 1, 3)
+    theirs = {x for j in hits for i in _clause(e, j, 1, 3) for x in e.keys(i)}
+    return bool(after) and not any(a.keys(i) & theirs for i in after)
+
+
 def _norm(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+def _one_edit(x: str, y: str) -> bool:
+    """x and y differ by at most one inserted, deleted or replaced character."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    i = 0
+    while i < min(len(x), len(y)) and x[i] == y[i]:
+        i += 1
+    return x[i + 1:] == y[i + 1:] or x[i + 1:] == y[i:] or x[i:] == y[i + 1:]
+
+
 def _distinct(a: View, s: Signal) -> bool:
-    """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA')."""
-    mine, theirs = _norm(" ".join(a.doc.token_text(t) for t in s.tokens)), _norm(s.evidence)
-    return bool(mine and theirs) and mine not in theirs and theirs not in mine
+    """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA',
+    'Aurelio De Laurentiis' / 'Di Laurentiis': the end of one a letter away from the other)."""
+    words = [_norm(a.doc.token_text(t)) for t in s.tokens]
+    mine, theirs = "".join(words), _norm(s.evidence)
+    if not (mine and theirs) or mine in theirs or theirs in mine:
+        return False
+    others = [_norm(w) for w in s.evidence.split()]
+    ends = [("".join(words[i:]), theirs) for i in range(len(words))] + \
+        [("".join(others[i:]), mine) for i in range(len(others))]
+    return not any(len(end) >= 5 and _one_edit(end, whole) for end, whole in ends)
 
 
 def _cue_first(s: Signal, lex: Lexicon) -> bool:
@@ -198,6 +229,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = _distinct(a, s) and _same_slot(a, e, s)
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
             ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+        elif ok and s.cls == "polarity" and len(s.tokens) == 2:
+            ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:
             ok = not _stated_elsewhere(a, e, others if others is not None else [e], s)
         out.append(replace(s, confident=ok))

@@ -2,7 +2,7 @@
 tuned on: faithful answers (each firing a false alarm of the rule) and erroneous ones.
 
     python -m evidencechain.features.semantic.firing [--data ../shared/data] [--corpora NAME,...]
-        [--out results/semantic_firing]
+        [--out results/semantic_firing] [--limit N]
 
 The corpora are `[firing.NAME]` tables of `data/sources.toml` (HaluEval, the `nli/` pairs, CLIFF
 `val`, the audit corpus; never a benchmark's test text). Writes `rates.csv` (per corpus: answers,
@@ -72,6 +72,7 @@ def _corpus(data: Path, spec: dict) -> list[tuple[str, str, str, str]]:
 
 
 def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[dict], list[dict]]:
+    """(rates rows, firings rows) of one `[firing.NAME]` entry."""
     pairs = _sample(_corpus(data, spec), spec["limit"] if spec["format"] == "jsonl" else 0)
     evidence = parse_texts([p[2] for p in pairs], cache=cache, progress=False)
     answers = parse_texts([p[3] for p in pairs], cache=cache, progress=False)
@@ -107,8 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
     ap.add_argument("--corpora", default="", help="comma-separated [firing] names (default: all)")
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_firing")
+    ap.add_argument("--limit", type=int, default=None,
+                    help="sample size of every sampled corpus instead of its own (a fresh sample: seed 17 draws "
+                         "a larger set that holds the smaller)")
     args = ap.parse_args(argv)
     specs = sources()["firing"]
+    if args.limit is not None:
+        specs = {k: {**v, "limit": args.limit} if v.get("limit") else v for k, v in specs.items()}
     names = [n for n in args.corpora.split(",") if n] or list(specs)
     unknown = [n for n in names if n not in specs]
     if unknown:

@@ -41,6 +41,9 @@ class Lexicon:
     cue_reach: int
     clause_breaks: frozenset[str]
     light_verbs: frozenset[str]
+    bounds: frozenset[str]
+    relative: frozenset[str]
+    max_homes: int
     clause_frame: tuple[float, int]
     """(min_frame, min_frame_words) of cues.toml [clauses]."""
     confidence: dict[str, float]
@@ -81,5 +84,7 @@ def lexicon() -> Lexicon:
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
+        bounds=frozenset(cues["clauses"]["bounds"]), relative=frozenset(cues["clauses"]["relative"]),
+        max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()})

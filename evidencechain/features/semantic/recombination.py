@@ -11,7 +11,7 @@ from .lexicon import Lexicon
 from .quantities import quantities
 
 WINDOW = 4
-_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "place",
+_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "facility",
           "NORP": "group", "EVENT": "event", "WORK_OF_ART": "work"}
 MIN_ALIGNMENT = 0.6
 """A value taken from another evidence sentence counts only where the answer sentence restates
@@ -55,6 +55,18 @@ def values(v: View, lex: Lexicon) -> list[Value]:
     return out
 
 
+def bound(v: View, x: Value, lex: Lexicon) -> bool:
+    """Whether a number is a bound ('after 1999', 'more than 30,000'), not a value."""
+    k = min(x.positions) - 1
+    return x.kind in ("year", "number") and k >= 0 and v.word(k) in lex.bounds
+
+
+def _partitive(e: View, x: Value, y: Value) -> bool:
+    """'three of Fukushima's six reactors': the two numbers count one thing, a part and its whole."""
+    lo, hi = sorted((x, y), key=lambda v: v.positions[0])
+    return any(e.word(k) == "of" for k in range(max(lo.positions) + 1, min(hi.positions)))
+
+
 def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
     """Content lemmas near the value; values of its own kind are left out (they are what moves)."""
     lo, hi = min(value.positions), max(value.positions)
@@ -64,6 +76,13 @@ def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
     return frozenset(v.lemma(k) for k in ks)
 
 
+def _clause_alignment(a: View, x: Value, e: View, mine: list[Value], lex: Lexicon) -> float:
+    """Share of the content words of x's clause in the answer (x left out) that e has."""
+    lo, hi = next(c for c in clauses(a, mine, lex) if c[0] <= x.positions[0] < c[1])
+    ks = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
+    return sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 0.0
+
+
 def _similarity(x: frozenset[str], y: frozenset[str]) -> float:
     return len(x & y) / len(x | y) if x | y else 0.0
 
@@ -71,7 +90,7 @@ def _similarity(x: frozenset[str], y: frozenset[str]) -> float:
 def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lexicon) -> list[Signal]:
     """`evidence_values`: (key, kind) of every value anywhere in the source's evidence (units
     are the quantity class's business: a number's kind is 'year' or 'number')."""
-    mine, theirs = values(a, lex), values(e, lex)
+    mine, theirs = [x for x in values(a, lex) if not bound(a, x, lex)], values(e, lex)
     aligned = alignment(a, e)
     out = []
     my_keys = {(x.key, x.kind) for x in mine}
@@ -87,6 +106,8 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
             best = max(rivals, key=lambda y: _similarity(ctx, _context(e, y, theirs)))
             own = max((y for y in theirs if (y.key, y.kind) == (x.key, x.kind)),
                       key=lambda y: _similarity(ctx, _context(e, y, theirs)))
+            if _partitive(e, own, best):
+                continue
             if (best.key, best.kind) not in my_keys:  # the answer drops the value whose place it takes
                 fit = _similarity(ctx, _context(e, best, theirs))
                 if x.kind not in ("year", "number") or aligned < MIN_ALIGNMENT or fit < MIN_CONTEXT[x.kind] \
@@ -105,7 +126,7 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
                 continue
         else:  # a value of another evidence sentence in place of the one this sentence gives
             missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
-            if not missing or aligned < MIN_ALIGNMENT:
+            if not missing or aligned < MIN_ALIGNMENT or _clause_alignment(a, x, e, mine, lex) < MIN_ALIGNMENT:
                 continue
             if x.kind not in ("year", "number") and any(a.keys(k) & e.all_keys for k in x.positions):
                 continue  # 'McCoy' for 'AP McCoy': the same name, not another one
@@ -149,10 +170,12 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
     """A value of the source put into the clause of another event: the answer's clause restates one clause
     of its evidence sentence (at least `min_frame` of its other content words), whose value of the
     same kind (places and organisations counted as one) it drops, and takes its value from another clause of the
-    source that states nothing else the answer says. Decided here, so the signals come confident
+    source that states nothing else the answer says (another sentence of the source as a whole: an 'and'
+    there may join two nouns). A number after a bound word ('after 1999') is no value, and a value
+    the source states in more than `max_homes` sentences is its setting. Decided here, so the signals come confident
     (`confidence.mark_confident` still checks that the two values differ and where else the
     source states the answer's words)."""
-    mine = values(a, lex)
+    mine = [x for x in values(a, lex) if not bound(a, x, lex)]
     share, least = lex.clause_frame
     my_keys = {(x.key, _named(x.kind)) for x in mine}
     my_clauses = clauses(a, mine, lex)
@@ -163,11 +186,13 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
             where.append((s, lo, hi, [x for x in vals if lo <= x.positions[0] < hi]))
     out = []
     for x in mine:
+        if x.kind == "group":  # 'Dutch' / 'Frisian': one nationality contains the other
+            continue
         key = (x.key, _named(x.kind))
         lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
         frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
         homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])]
-        if not frame or not homes:
+        if not frame or not homes or len({id(c[0]) for c in homes}) > lex.max_homes:
             continue
 
         def matched(c, frame=frame):
@@ -180,10 +205,12 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
             continue
         best = max(own, key=lambda c: len(matched(c)))
         hits = matched(best)
-        rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys]
+        rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys
+                  and not all(e.keys(k) & a.all_keys for k in y.positions if e.content(k))]
         if any(c is best for c in homes) or not rivals or len(hits) < least or len(hits) < share * len(frame):
             continue
-        if any(len(matched(c)) >= len(hits) or matched(c) - hits for c in homes):
+        whole = [c if c[0] is e else (c[0], 0, len(c[0]), c[3]) for c in homes]
+        if any(len(matched(c)) >= len(hits) or matched(c) - hits for c in whole):
             continue
         y = rivals[0]
         out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),

@@ -70,6 +70,8 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
+    if any(e.word(j) in lex.relative for j in range(min(ex, ey) + 1, max(ex, ey))):
+        return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
     if (ex > er) == (_passive(a, r, x, y) != _passive(e, er, min(ex, ey), max(ex, ey))):
