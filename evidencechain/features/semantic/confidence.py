@@ -5,7 +5,9 @@ apart from the flagged words (minimal edits, the shape of the planted errors), a
 own check passes:
   * restated: at least `min_restated` of the answer sentence's other content words are in the
     evidence sentence, and at least `min_covered` of the evidence sentence's other content words
-    are in the answer sentence (an abstractive sentence mixing several evidence sentences is
+    are in the answer sentence, both counted in the clauses of the evidence sentence that hold the
+    evidence's conflicting words ('..., who had owned it since 1890' is another clause; 'where
+    she is voiced by X' says nothing of the name in the clause before) (an abstractive sentence mixing several evidence sentences is
     left to the fitted detectors, which weigh the signal as a feature);
   * antonym: not a converse ("B lost to A" for "A beat B", "Y after X" for "X before Y": the
     words before the answer's word stand after the evidence's opposite), and no role swap in
@@ -39,12 +41,26 @@ from dataclasses import replace
 from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
+from .recombination import clauses, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
 
 
-def _restated(a: View, e: View, s: Signal) -> tuple[float, float]:
-    """(share of the answer's other content words in e, share of e's other content words in a)."""
+def _home(e: View, s: Signal, lex: Lexicon) -> View:
+    """The clauses of e that hold the signal's evidence words: the part of e the answer contradicts
+    ('where she is voiced by X' is another clause than 'She is Daffy Duck's girlfriend')."""
+    words = {w for w in s.evidence.lower().split()}
+    keep = []
+    for lo, hi in clauses(e, values(e, lex), lex, sure=True):
+        if any(e.content(j) and e.word(j) in words for j in range(lo, hi)):
+            keep += range(lo, hi)
+    return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
+
+
+def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
+    """(share of the answer's other content words in the clauses of e that hold the evidence
+    words, share of those clauses' other content words in a)."""
+    e = _home(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
     forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
@@ -215,7 +231,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     unique = not rivals or alignment(a, e) - max(rivals) >= rule["min_margin"]
     out = []
     for s in signals:
-        forward, back = _restated(a, e, s)
+        forward, back = _restated(a, e, s, lex)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
             ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)

@@ -109,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpora", default="", help="comma-separated [firing] names (default: all)")
     ap.add_argument("--out", type=Path, default=ROOT / "results/semantic_firing")
     ap.add_argument("--limit", type=int, default=None,
-                    help="sample size of every sampled corpus instead of its own (a fresh sample: seed 17 draws "
-                         "a larger set that holds the smaller)")
+                    help="sample size of every sampled corpus instead of its own (another, larger sample, for a "
+                         "check on answers the rule was not designed on)")
     args = ap.parse_args(argv)
     specs = sources()["firing"]
     if args.limit is not None:

@@ -40,6 +40,7 @@ class Lexicon:
     auxiliaries: frozenset[str]
     cue_reach: int
     clause_breaks: frozenset[str]
+    conjunctions: frozenset[str]
     light_verbs: frozenset[str]
     bounds: frozenset[str]
     relative: frozenset[str]
@@ -83,6 +84,7 @@ def lexicon() -> Lexicon:
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
+        conjunctions=frozenset(cues["clauses"]["conjunctions"]),
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
         bounds=frozenset(cues["clauses"]["bounds"]), relative=frozenset(cues["clauses"]["relative"]),
         max_homes=int(cues["clauses"]["max_homes"]),

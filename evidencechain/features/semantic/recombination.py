@@ -138,12 +138,13 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
     return out
 
 
-def clauses(v: View, vals: list[Value], lex: Lexicon) -> list[tuple[int, int]]:
+def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> list[tuple[int, int]]:
     """The clauses of a sentence as position ranges [lo, hi): cut before every clause-starting word
     (cues.toml [clauses]); a piece with fewer than two words and values, or without a content word
     outside its values and without a light verb, joins the clause before it (the next one when it
-    is the first)."""
-    cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks] + [len(v)]
+    is the first). `sure`: a conjunction ('and') starts a clause only after a comma."""
+    cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks
+                  and not (sure and v.word(k) in lex.conjunctions and v.word(k - 1) != ",")] + [len(v)]
     in_value = {k: n for n, x in enumerate(vals) for k in x.positions}
     out: list[tuple[int, int]] = []
     carried = None  # the start of a first piece too weak to stand alone
