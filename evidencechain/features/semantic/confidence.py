@@ -23,6 +23,9 @@ own check passes:
     and stand in the same slot (as for other recombined values);
   * polarity: the negated word's next words are those after the evidence's word, if it has any
     ('was not produced by X' for 'was produced by Y' denies another fact);
+  * recombination: the two values differ and stand in the same slot; the answer's number is no
+    bound ('after 1999'); the two numbers are not a part and its whole in the evidence ('three of
+    six'); the answer's clause that holds the value restates e (`min_clause_restated`);
   * unique (every class but the clause recombination): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
@@ -41,7 +44,7 @@ from dataclasses import replace
 from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
-from .recombination import clauses, values
+from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
 
@@ -70,6 +73,10 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
     return forward, back
 
 
+def _positions(v: View, s: Signal) -> list[int]:
+    return [k for k in range(len(v)) if int(v.idx[k]) in s.tokens]
+
+
 def _position(v: View, token: int) -> int | None:
     hits = [k for k in range(len(v)) if int(v.idx[k]) == token]
     return hits[0] if hits else None
@@ -94,7 +101,7 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
-    same = sum(bool(a.keys(i) & left) for i in before)
+    same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same
 
@@ -242,7 +249,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
-            ok = _distinct(a, s) and _same_slot(a, e, s)
+            ok = _distinct(a, s) and _same_slot(a, e, s) and not bound(a, _positions(a, s), lex) \
+                and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
+                and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
             ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:

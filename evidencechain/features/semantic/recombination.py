@@ -55,16 +55,28 @@ def values(v: View, lex: Lexicon) -> list[Value]:
     return out
 
 
-def bound(v: View, x: Value, lex: Lexicon) -> bool:
-    """Whether a number is a bound ('after 1999', 'more than 30,000'), not a value."""
-    k = min(x.positions) - 1
-    return x.kind in ("year", "number") and k >= 0 and v.word(k) in lex.bounds
+def bound(v: View, positions, lex: Lexicon) -> bool:
+    """Whether the number at `positions` is a bound ('after 1999', 'more than 30,000'), not a value."""
+    k = min(positions) - 1
+    return bool(v.doc.like_num[v.idx[min(positions)]]) and k >= 0 and v.word(k) in lex.bounds
 
 
-def _partitive(e: View, x: Value, y: Value) -> bool:
-    """'three of Fukushima's six reactors': the two numbers count one thing, a part and its whole."""
-    lo, hi = sorted((x, y), key=lambda v: v.positions[0])
-    return any(e.word(k) == "of" for k in range(max(lo.positions) + 1, min(hi.positions)))
+def partitive(e: View, one: list[str], other: list[str]) -> bool:
+    """'three of Fukushima's six reactors': two numbers joined by 'of' count a part and its whole."""
+    xs = [k for k in range(len(e)) if e.word(k) in one]
+    ys = [k for k in range(len(e)) if e.word(k) in other]
+    return any(0 < abs(x - y) <= 6 and any(e.word(j) == "of" for j in range(min(x, y) + 1, max(x, y)))
+               for x in xs for y in ys)
+
+
+def clause_alignment(a: View, tokens: tuple[int, ...], e: View, lex: Lexicon) -> float:
+    """Share of the content words of the answer's clause that holds `tokens` (they left out) that e has."""
+    ks = [k for k in range(len(a)) if int(a.idx[k]) in tokens]
+    if not ks:
+        return 0.0
+    lo, hi = next(c for c in clauses(a, values(a, lex), lex) if c[0] <= ks[0] < c[1])
+    rest = [k for k in range(lo, hi) if a.content(k) and k not in ks]
+    return sum(bool(a.keys(k) & e.content_keys) for k in rest) / len(rest) if rest else 0.0
 
 
 def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
@@ -76,13 +88,6 @@ def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
     return frozenset(v.lemma(k) for k in ks)
 
 
-def _clause_alignment(a: View, x: Value, e: View, mine: list[Value], lex: Lexicon) -> float:
-    """Share of the content words of x's clause in the answer (x left out) that e has."""
-    lo, hi = next(c for c in clauses(a, mine, lex) if c[0] <= x.positions[0] < c[1])
-    ks = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
-    return sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 0.0
-
-
 def _similarity(x: frozenset[str], y: frozenset[str]) -> float:
     return len(x & y) / len(x | y) if x | y else 0.0
 
@@ -90,7 +95,7 @@ def _similarity(x: frozenset[str], y: frozenset[str]) -> float:
 def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lexicon) -> list[Signal]:
     """`evidence_values`: (key, kind) of every value anywhere in the source's evidence (units
     are the quantity class's business: a number's kind is 'year' or 'number')."""
-    mine, theirs = [x for x in values(a, lex) if not bound(a, x, lex)], values(e, lex)
+    mine, theirs = values(a, lex), values(e, lex)
     aligned = alignment(a, e)
     out = []
     my_keys = {(x.key, x.kind) for x in mine}
@@ -106,8 +111,6 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
             best = max(rivals, key=lambda y: _similarity(ctx, _context(e, y, theirs)))
             own = max((y for y in theirs if (y.key, y.kind) == (x.key, x.kind)),
                       key=lambda y: _similarity(ctx, _context(e, y, theirs)))
-            if _partitive(e, own, best):
-                continue
             if (best.key, best.kind) not in my_keys:  # the answer drops the value whose place it takes
                 fit = _similarity(ctx, _context(e, best, theirs))
                 if x.kind not in ("year", "number") or aligned < MIN_ALIGNMENT or fit < MIN_CONTEXT[x.kind] \
@@ -126,7 +129,7 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
                 continue
         else:  # a value of another evidence sentence in place of the one this sentence gives
             missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
-            if not missing or aligned < MIN_ALIGNMENT or _clause_alignment(a, x, e, mine, lex) < MIN_ALIGNMENT:
+            if not missing or aligned < MIN_ALIGNMENT:
                 continue
             if x.kind not in ("year", "number") and any(a.keys(k) & e.all_keys for k in x.positions):
                 continue  # 'McCoy' for 'AP McCoy': the same name, not another one
@@ -176,7 +179,7 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
     the source states in more than `max_homes` sentences is its setting. Decided here, so the signals come confident
     (`confidence.mark_confident` still checks that the two values differ and where else the
     source states the answer's words)."""
-    mine = [x for x in values(a, lex) if not bound(a, x, lex)]
+    mine = [x for x in values(a, lex) if not (x.kind in ("year", "number") and bound(a, x.positions, lex))]
     share, least = lex.clause_frame
     my_keys = {(x.key, _named(x.kind)) for x in mine}
     my_clauses = clauses(a, mine, lex)
