@@ -134,7 +134,8 @@ def _one_edit(x: str, y: str) -> bool:
 
 def _distinct(a: View, s: Signal) -> bool:
     """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA',
-    'Aurelio De Laurentiis' / 'Di Laurentiis': the end of one a letter away from the other)."""
+    'Aurelio De Laurentiis' / 'Di Laurentiis': the end of one a letter away from the other; 'Matt
+    Upson' / 'Matthew Upson': one surname, and one given name the start of the other)."""
     words = [_norm(a.doc.token_text(t)) for t in s.tokens]
     mine, theirs = "".join(words), _norm(s.evidence)
     if not (mine and theirs) or mine in theirs or theirs in mine:
@@ -142,7 +143,11 @@ def _distinct(a: View, s: Signal) -> bool:
     others = [_norm(w) for w in s.evidence.split()]
     ends = [("".join(words[i:]), theirs) for i in range(len(words))] + \
         [("".join(others[i:]), mine) for i in range(len(others))]
-    return not any(len(end) >= 5 and _one_edit(end, whole) for end, whole in ends)
+    if any(len(end) >= 5 and _one_edit(end, whole) for end, whole in ends):
+        return False
+    mine_words, their_words = [w for w in words if w], [w for w in others if w]
+    return not (len(mine_words) > 1 and len(their_words) > 1 and mine_words[-1] == their_words[-1]
+                and (mine_words[0].startswith(their_words[0]) or their_words[0].startswith(mine_words[0])))
 
 
 def _cue_first(s: Signal, lex: Lexicon) -> bool:

@@ -27,6 +27,7 @@ class Lexicon:
     verb_negation: frozenset[str]
     prefixes: tuple[str, ...]
     min_stem: int
+    exclusives: frozenset[str]
     antonyms: dict[str, frozenset[str]]
     """stem -> stems of its antonyms."""
     scales: dict[str, float]
@@ -78,6 +79,7 @@ def lexicon() -> Lexicon:
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
+        exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,

@@ -21,7 +21,8 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
                                and v.word(k + 1) in ("longer", "to") else k)
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
-            out.append((k, None if named else j))
+            exclusive = any(v.word(i) in lex.exclusives for i in range(k + 1, min(len(v), k + 3)))
+            out.append((k, None if named or exclusive else j))
     return out
 
 

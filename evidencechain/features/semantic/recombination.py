@@ -65,7 +65,7 @@ def partitive(e: View, one: list[str], other: list[str]) -> bool:
     """'three of Fukushima's six reactors': two numbers joined by 'of' count a part and its whole."""
     xs = [k for k in range(len(e)) if e.word(k) in one]
     ys = [k for k in range(len(e)) if e.word(k) in other]
-    return any(0 < abs(x - y) <= 6 and any(e.word(j) == "of" for j in range(min(x, y) + 1, max(x, y)))
+    return any(0 < abs(x - y) <= 10 and any(e.word(j) == "of" for j in range(min(x, y) + 1, max(x, y)))
                for x in xs for y in ys)
 
 
@@ -165,6 +165,12 @@ def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> lis
     return out or [(0, len(v))]
 
 
+def _kept(a: View, e: View, y: Value) -> bool:
+    """Whether the answer has most of a value's words (a name it keeps, split or joined otherwise)."""
+    ks = [k for k in y.positions if e.content(k)]
+    return sum(bool(e.keys(k) & a.all_keys) for k in ks) * 2 > len(ks)
+
+
 def _named(kind: str) -> str:
     """The kind two values must share: places and organisations as one (the tagger confuses them)."""
     return "place" if kind == "organisation" else kind
@@ -210,7 +216,7 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
         best = max(own, key=lambda c: len(matched(c)))
         hits = matched(best)
         rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys
-                  and not all(e.keys(k) & a.all_keys for k in y.positions if e.content(k))]
+                  and not _kept(a, e, y)]
         if any(c is best for c in homes) or not rivals or len(hits) < least or len(hits) < share * len(frame):
             continue
         whole = [c if c[0] is e else (c[0], 0, len(c[0]), c[3]) for c in homes]
