@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from evidencechain.features.semantic import EvidenceSide, text_signals
+from evidencechain.features.semantic.align import sentence_views
 from evidencechain.features.semantic.lexicon import lexicon
 from evidencechain.features.semantic.recombination import clauses, values
-from evidencechain.features.semantic.align import sentence_views
 from evidencechain.text.parse import parse_texts
 
 
@@ -98,3 +98,23 @@ def test_clauses_split_events_but_not_joined_names():
     assert pieces[0].startswith("anya petrov and sergei petrov founded") and len(pieces) == 3, pieces
     sure = clauses(v, values(v, lex), lex, sure=True)
     assert len(sure) == 3  # the comma before 'and' makes it sure; 'while' always starts a clause
+
+
+def test_firing_counts_answers_with_a_confident_signal(tmp_path):
+    import gzip
+    import json
+
+    from evidencechain.features.semantic.firing import measure
+    from evidencechain.text.parse import ParseCache
+
+    rows = [{"premise": "The council approved the new library in 2019.", "hypothesis": h, "label": "entailment"}
+            for h in ("The council rejected the new library in 2019.", "The council approved the library.")]
+    rows.append({"premise": "x", "hypothesis": "y", "label": "neutral"})
+    with gzip.open(tmp_path / "pairs.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in rows))
+    spec = {"format": "jsonl", "files": "pairs.jsonl.gz", "evidence": "premise", "answer": "hypothesis",
+            "where": {"label": "entailment"}, "limit": 0, "answers": "faithful"}
+    rates, firings = measure("pairs", spec, tmp_path, ParseCache(tmp_path / "parse.sqlite"))
+    assert rates == [{"corpus": "pairs", "answers": "faithful", "n": 2, "any_signal": 1, "confident": 1,
+                      "confident_rate": 0.5}]
+    assert [(f["class"], f["words"], f["evidence_words"]) for f in firings] == [("antonym", "rejected", "approved")]

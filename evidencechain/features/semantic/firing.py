@@ -4,8 +4,8 @@ tuned on: faithful answers (each firing a false alarm of the rule) and erroneous
     python -m evidencechain.features.semantic.firing [--data ../shared/data] [--corpora NAME,...]
         [--out results/semantic_firing] [--limit N]
 
-The corpora are `[firing.NAME]` tables of `data/sources.toml` (HaluEval, the `nli/` pairs, CLIFF
-`val`, the audit corpus; never a benchmark's test text). Writes `rates.csv` (per corpus: answers,
+The corpora are `[firing.NAME]` tables of `data/sources.toml` (data that may be tuned on, read
+with the project's corpus readers or as JSON Lines pairs; never a benchmark's test text). Writes `rates.csv` (per corpus: answers,
 answers with any signal, answers with a confident one, and the confident share) and
 `firings.csv` (every confident signal: the answer's words, the evidence words, the class, the
 answer sentence and its aligned evidence sentence), for reading each firing. Seed 17.
@@ -51,21 +51,21 @@ def _corpus(data: Path, spec: dict) -> list[tuple[str, str, str, str]]:
     fmt = spec["format"]
     if fmt == "jsonl":
         return _jsonl(data, spec)
-    if fmt == "halueval":
-        from ...data.halueval import load_halueval_corpus
-        corpus = load_halueval_corpus(data / "halueval", [spec["subset"]], limit=spec["limit"])
-    elif fmt == "cliff":
-        from ...data.cliff import load_cliff
-        corpus = load_cliff(data / "cliff", cuts=("val",))
-    elif fmt == "ragtruth":
-        from ...data.ragtruth import load_ragtruth
-        corpus = load_ragtruth(ROOT / spec["response_jsonl"], ROOT / spec["source_info_jsonl"], quality=None)
+    from ...data.load import CorpusConfig, read_corpus
+
+    if fmt == "ragtruth":
+        if not (ROOT / spec["response_jsonl"]).is_file():
+            raise SystemExit(f"{spec['response_jsonl']}: not found (the audit corpus: make data)")
+        config = CorpusConfig(format=fmt, response_jsonl=str(ROOT / spec["response_jsonl"]),
+                              source_info_jsonl=str(ROOT / spec["source_info_jsonl"]), quality=[])
     else:
-        raise SystemExit(f"data/sources.toml: [firing] format {fmt!r} unknown (halueval, cliff, ragtruth, jsonl)")
+        config = CorpusConfig(format=fmt, path=str(data / spec["path"]), subsets=spec.get("subsets", []),
+                              limit=spec["limit"])
+    corpus = read_corpus(config, spec.get("name", fmt), 17)
     wanted = spec["answers"] == "erroneous"
     out = []
     for r in corpus.responses:
-        if r.hallucinated == wanted and r.response.strip():
+        if r.hallucinated == wanted and r.response.strip() and r.split == spec.get("split", r.split):
             src = corpus.source_of(r)
             out.append((r.id, src.task_type if fmt == "ragtruth" else "", build_evidence(src).text, r.response))
     return out
