@@ -28,6 +28,8 @@ def _confident(evidence: str, answer: str) -> list[tuple[str, str, str]]:
      "The north tower of the Vell abbey is newer than the south tower.", "antonym", "newer"),
     ("Rainfall in the Tosk basin dropped during the second week of May.",
      "Rainfall in the Tosk basin increased during the second week of May.", "antonym", "increased"),
+    ("Rust is the only cause of the Kell bridge closure.", "Rust is not the only cause of the Kell bridge closure.",
+     "polarity", "not"),
     # values recombined across clauses: a place, a person, a number of another event
     ("Maren Holt was born in Bergen and later moved to Tromso, where she died in 1990.",
      "Maren Holt was born in Tromso.", "recombination", "Tromso"),
@@ -55,6 +57,8 @@ def test_the_error_is_confident(evidence, answer, cls, words):
 @pytest.mark.parametrize("evidence, answer", [
     ("Sales of the Orla phone rose in May.", "Sales of the Orla phone did not fall in May."),
     ("The north tower of Vell is older than the south tower.", "The south tower is newer than the north tower."),
+    ("One of the known causes of the Kell bridge closure is rust.",
+     "Rust is not the only cause of the Kell bridge closure."),
     # two clauses that the answer joins, each value in its own
     ("Maren Holt was born in Bergen and later moved to Tromso, where she died in 1990.",
      "Maren Holt, born in Bergen, died in Tromso in 1990."),

@@ -21,8 +21,10 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
                                and v.word(k + 1) in ("longer", "to") else k)
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
-            exclusive = any(v.word(i) in lex.exclusives for i in range(k + 1, min(len(v), k + 3)))
-            out.append((k, None if named or exclusive else j))
+            exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
+            if exclusive:  # 'not the only symptom': the negation bears on 'only'
+                j, named = exclusive[0], False
+            out.append((k, None if named else j))
     return out
 
 
