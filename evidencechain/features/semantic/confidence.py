@@ -25,7 +25,8 @@ own check passes:
     ('was not produced by X' for 'was produced by Y' denies another fact);
   * recombination: the two values differ and stand in the same slot; the answer's number is no
     bound ('after 1999'); the two numbers are not a part and its whole in the evidence ('three of
-    six'); the answer's clause that holds the value restates e (`min_clause_restated`);
+    six'); the answer's clause that holds the value restates e (`min_clause_restated`); a name is
+    a person's (a place or organisation from another sentence is often an alias or a part);
   * unique (every class but the clause recombination): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
@@ -120,6 +121,14 @@ def _other_argument(a: View, e: View, s: Signal) -> bool:
 
 def _norm(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _person_or_number(a: View, s: Signal, lex: Lexicon) -> bool:
+    """A value put in from another sentence is a number or a person: another place or organisation
+    there is often an alias or a part of the answer's ('the U.S.' / 'the United States', 'Italy' /
+    'Sicily', 'the Reds' / 'Liverpool')."""
+    kinds = {x.kind for x in values(a, lex) if {int(a.idx[k]) for k in x.positions} & set(s.tokens)}
+    return not kinds or bool(kinds & {"person", "year", "number"})
 
 
 def _one_edit(x: str, y: str) -> bool:
@@ -254,7 +263,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
-            ok = _distinct(a, s) and _same_slot(a, e, s) and not bound(a, _positions(a, s), lex) \
+            ok = _distinct(a, s) and _same_slot(a, e, s) and _person_or_number(a, s, lex) and not bound(a, _positions(a, s), lex) \
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):

@@ -181,7 +181,8 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
     of its evidence sentence (at least `min_frame` of its other content words), whose value of the
     same kind (places and organisations counted as one) it drops, and takes its value from another clause of the
     source that states nothing else the answer says (another sentence of the source as a whole: an 'and'
-    there may join two nouns). A number after a bound word ('after 1999') is no value, and a value
+    there may join two nouns; a place or organisation only from the same sentence: across sentences
+    one is often another's alias or part, 'the U.S.' / 'the United States', 'Italy' / 'Sicily'). A number after a bound word ('after 1999') is no value, and a value
     the source states in more than `max_homes` sentences is its setting. Decided here, so the signals come confident
     (`confidence.mark_confident` still checks that the two values differ and where else the
     source states the answer's words)."""
@@ -201,7 +202,8 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
         key = (x.key, _named(x.kind))
         lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
         frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
-        homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])]
+        homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])
+                 and (c[0] is e or x.kind in ("person", "year", "number"))]
         if not frame or not homes or len({id(c[0]) for c in homes}) > lex.max_homes:
             continue
 
