@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..errors import ModelError, OutputError
 from ..io import cache_dir
-from ._light import fewer_collections, one_openmp_thread
+from ._light import fewer_collections
 
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
@@ -160,7 +160,7 @@ def _build(out: Path, pipeline: str) -> Path:
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
     from ..model import EvidenceChain
-    from ..text.parallel import fork_later
+    from ..text.parallel import fork_later, one_openmp_thread
     from ..text.parse import ParseCache, pipeline_name
 
     t0 = time.perf_counter()

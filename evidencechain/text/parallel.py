@@ -86,10 +86,18 @@ def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool 
         bar.close()
 
 
-def _limited(task: Callable, *args):
+def one_openmp_thread():
+    """A context with OpenMP limited to one thread. In a forked worker the parent's OpenMP pool
+    is not fork-safe; in `detect` and the default model's build the gradient-boosted word model's
+    OpenMP threads spin on a busy machine (measured on 2 shared cores: 68 s to fit with 2 threads,
+    1.7 s with 1), and batches of answers are too small to gain from more."""
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1, user_api="openmp"):  # the parent's OpenMP pool is not fork-safe
+    return threadpool_limits(limits=1, user_api="openmp")
+
+
+def _limited(task: Callable, *args):
+    with one_openmp_thread():
         return task(*args)
 
 
