@@ -160,7 +160,7 @@ def _build(out: Path, pipeline: str) -> Path:
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
     from ..model import EvidenceChain
-    from ..text.parallel import fork_later, one_openmp_thread
+    from ..text.parallel import at_most, fork_later, one_openmp_thread, workers
     from ..text.parse import ParseCache, pipeline_name
 
     t0 = time.perf_counter()
@@ -178,20 +178,20 @@ def _build(out: Path, pipeline: str) -> Path:
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
         extractor = model.fit_extractor(parts["train"], progress=False)
-        # the features of the other splits need only the extractor: made by forked workers meanwhile
-        later = {name: fork_later(functools.partial(extractor.transform, parts[name], False,
-                                                    with_tokens=parts[name].span_labels))
-                 for name in ("calibration", "test")}
+        # the features of the other splits need only the extractor: made by one forked worker
+        # meanwhile, while this process makes the training features with the other cores
+        later = fork_later(functools.partial(_split_tables, extractor, parts["calibration"], parts["test"]))
+        split = functools.cache(later.get)  # (calibration tables, test tables)
         try:
-            tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False, extractor=extractor,
-                                       calibration_tables=later["calibration"].get)
+            with at_most(workers() - 1 if later.forked else workers()):
+                tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False,
+                                           extractor=extractor, calibration_tables=lambda: split()[0])
             calibration = _level_metrics(model, parts["calibration"], tables)
             chosen = choose_detector(calibration)
             model.primary = chosen
-            test = _level_metrics(model, parts["test"], later["test"].get())
+            test = _level_metrics(model, parts["test"], split()[1])
         finally:
-            for part in later.values():
-                part.close()
+            later.close()
     card = {
         "name": "default", "key": model_key(pipeline_name(pipeline)), "recipe": RECIPE,
         "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,
@@ -208,6 +208,11 @@ def _build(out: Path, pipeline: str) -> Path:
     (out / CARD).write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     model.save(out)  # checksums in model.json cover card.json too
     return out
+
+
+def _split_tables(extractor, calibration, test) -> tuple:
+    """The feature tables of the calibration and test splits (word rows where words are labelled)."""
+    return tuple(extractor.transform(part, False, with_tokens=part.span_labels) for part in (calibration, test))
 
 
 def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:
