@@ -186,10 +186,15 @@ def _build(out: Path, pipeline: str) -> Path:
             with at_most(workers() - 1 if later.forked else workers()):
                 tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False,
                                            extractor=extractor, calibration_tables=lambda: split()[0])
-            calibration = _level_metrics(model, parts["calibration"], tables)
-            chosen = choose_detector(calibration)
-            model.primary = chosen
-            test = _level_metrics(model, parts["test"], split()[1])
+            # the test split's metrics do not depend on the chosen detector: made meanwhile
+            test_metrics = fork_later(functools.partial(_level_metrics, model, parts["test"], split()[1]))
+            try:
+                calibration = _level_metrics(model, parts["calibration"], tables)
+                chosen = choose_detector(calibration)
+                model.primary = chosen
+                test = test_metrics.get()
+            finally:
+                test_metrics.close()
         finally:
             later.close()
     card = {
