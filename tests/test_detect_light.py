@@ -1,5 +1,6 @@
-"""What keeps `detect` light: spaCy imported without its command line (and without torch), and one
-OpenMP thread in the contexts that ask for it."""
+"""What keeps `detect` and the default model's build light: spaCy imported without its command line
+(and without torch), one OpenMP thread in the contexts that ask for it, fewer workers while a
+forked one keeps a core busy."""
 from __future__ import annotations
 
 import subprocess
@@ -36,3 +37,16 @@ def test_one_openmp_thread_limits_openmp_inside_and_restores_it_after():
     with one_openmp_thread():
         assert _openmp_threads() == {1}
     assert _openmp_threads() == before
+
+
+def test_at_most_caps_the_workers_inside_only(monkeypatch):
+    from evidencechain.text.parallel import at_most, workers
+
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", "4")
+    with at_most(2):
+        assert workers() == 2
+        with at_most(0):
+            assert workers() == 1
+        with at_most(8):
+            assert workers() == 2
+    assert workers() == 4
