@@ -1,6 +1,6 @@
-"""The attribute ruler's Matcher-free matches (`text.ruler`) are the Matcher's, on the installed
-English model's token and dependency pipelines; a ruler with patterns it does not handle keeps
-the Matcher."""
+"""The attribute ruler's Matcher-free matches (`text.ruler`) are the Matcher's, and the memo's
+lemmas (`text.lemmas`) the lemmatizer's, on the installed English model's token and dependency
+pipelines; a ruler with patterns it does not handle keeps the Matcher."""
 from __future__ import annotations
 
 import pytest
@@ -56,3 +56,17 @@ def test_a_ruler_with_other_patterns_keeps_the_matcher():
     assert RulerMatch(other).compiled is not None
     doc = spacy.blank("en")("b c a")
     assert RulerMatch(other)(doc) == type(other).match(other, doc)
+
+
+def test_memo_lemmas_are_the_lemmatizers():
+    nlp = _pipelines()[0]
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    assert "pipe" in lemmatizer.__dict__  # installed by load_pipeline
+    corpus = generate_audit_corpus(17, 1)
+    texts = TEXTS + [r.response for r in corpus.responses[:150]]
+    with nlp.select_pipes(disable=["lemmatizer", "ner"]):
+        docs = list(nlp.pipe(texts))
+    own = [lemmatizer(d.copy()) for d in docs]
+    memo = list(lemmatizer.pipe(d.copy() for d in docs))
+    assert [[t.lemma_ for t in d] for d in memo] == [[t.lemma_ for t in d] for d in own]
+    assert sum(t.lemma_ != t.lower_ for d in own for t in d) > 50
