@@ -47,7 +47,7 @@ class LemmaMemo:
         """What the lemmatizer's own `pipe` yields (it calls the component on each Doc)."""
         lemmatizer = self.lemmatizer
         for doc in stream:
-            if not lemmatizer._validated:  # the component's own call checks its tables first
+            if not getattr(lemmatizer, "_validated", False):  # its own call checks its tables first
                 yield lemmatizer(doc)
                 continue
             try:
