@@ -110,8 +110,36 @@ def test_two_processes_extract_and_check_the_same_claims_as_one(monkeypatch):
     out = {}
     for workers in ("1", "2"):
         monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)
+        extractor.cache = ParseCache(None)  # nothing parsed, extracted or checked yet
         tables = extractor.transform(corpus, progress=False)
         out[workers] = (tables.claims, tables.sentences[["triplets", "n_triplets", "n_contradiction"]])
     assert forks and all(n == 2 for n in forks)
     for a, b in zip(out["1"], out["2"]):
         assert a.equals(b)
+
+
+def test_a_warm_transform_extracts_and_checks_only_answers_not_seen(monkeypatch):
+    corpus = generate_audit_corpus(17, 1)
+    sources = list(dict.fromkeys(r.source_id for r in corpus.responses))
+    first = corpus.subset(response_ids={r.id for r in corpus.responses if r.source_id in sources[:3]}, name="a")
+    more = corpus.subset(response_ids={r.id for r in corpus.responses if r.source_id in sources[:4]}, name="b")
+    extractor = FeatureExtractor(FeatureConfig(claims=True, pipeline="blank"), cache=ParseCache(None))
+    extractor.fit(first, progress=False)
+    cold = extractor.transform(first, progress=False)
+    extracted = []
+    real = claims_module.answer_triplets
+
+    def spy(jobs, *args, **kwargs):
+        extracted.append(set(jobs))
+        return real(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(claims_module, "answer_triplets", spy)
+    warm = extractor.transform(first, progress=False)
+    assert extracted == []
+    assert warm.claims.equals(cold.claims) and len(cold.claims)
+    assert warm.sentences["triplets"].equals(cold.sentences["triplets"])
+    extractor.transform(more, progress=False)
+    assert extracted == [{r.id for r in more.responses} - {r.id for r in first.responses}]
+    fresh = FeatureExtractor(FeatureConfig(claims=True, pipeline="blank"), cache=ParseCache(None))
+    alone = fresh.fit(first, progress=False).transform(more, progress=False).claims
+    assert extractor.transform(more, progress=False).claims.equals(alone)

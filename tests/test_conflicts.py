@@ -250,3 +250,5 @@ def test_card_scores_ragtruth_qa_with_the_conflict_rule_when_asked(tmp_path_fact
     assert [scored[on]["conflict_rule"] for on in (False, True)] == [False, True]
     assert scored[True]["answers"] == 2 and scored[True]["answer_recall"] == 1.0  # the flip, by rule
     assert scored[False]["answer_recall"] == 0.0
+    assert scored[False]["other_rule"]["conflict_rule"] is True  # each card also scores the rule the other way
+    assert scored[False]["other_rule"]["answer_recall"] == 1.0 and scored[True]["other_rule"]["answer_recall"] == 0.0

@@ -1,5 +1,6 @@
-"""`normalize = "collection"` of the fitted sentence detectors: features standardised within each
-source collection, so a shift of a whole domain's feature levels does not move its risks."""
+"""`normalize = "collection"` / `"source"` of the fitted sentence detectors: features standardised
+within each source collection (or source document), so a shift of a whole domain's (document's)
+feature levels does not move its risks."""
 from __future__ import annotations
 
 import numpy as np
@@ -63,6 +64,39 @@ def test_normalize_scores_a_collection_from_its_own_rows_only():
     assert det.get_params()["normalize"] == "collection"
 
 
+def test_collection_standardised_by_source_document():
+    frame = pd.DataFrame({"source_collection": "a", "source_id": ["d1", "d1", "d2", "d2"],
+                          "x": [1.0, 3.0, 10.0, 10.0]})
+    z = collection_standardised(frame, ["x"], "source_id")
+    assert np.allclose(z["x"], [-np.sqrt(0.5), np.sqrt(0.5), 0, 0])
+
+
+def test_normalize_source_ranks_answers_against_their_siblings():
+    """Every document has its own level of coverage (as summaries of a dialogue and of a news
+    article differ); the hallucinated answer is the one below its siblings."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for doc in range(120):
+        level = rng.uniform(0.2, 0.9)
+        for k in range(4):
+            label = int(k == 0)
+            rows.append({"response_id": f"r{doc}-{k}", "source_id": f"d{doc}", "sentence_index": 0,
+                         "coverage": level - 0.1 * label + rng.normal(0, 0.01), "best_chunk_overlap": 0.5,
+                         "novel_count": 1, "bm25_max": 0.5, "tfidf_max": 0.5, "numeric_mismatch": 0,
+                         "entity_mismatch": 0, "temperature": 0.0, "model": "m", "task_type": "Summary",
+                         "source_collection": "a", "label": label})
+    frame = pd.DataFrame(rows)
+    train, test = frame.iloc[:240].reset_index(drop=True), frame.iloc[240:].reset_index(drop=True)
+    y = test["label"].to_numpy() == 1
+    accuracy = lambda risk: float(((risk >= 0.5) == y).mean())  # noqa: E731
+    plain = make_detector("EvidenceChain_LR", random_state=17).fit(train).score_sentences(test)
+    det = make_detector("EvidenceChain_LR", random_state=17, normalize="source").fit(train)
+    by_source = det.score_sentences(test)
+    assert accuracy(by_source) > 0.95 > accuracy(plain)
+    one_document = test[test["source_id"] == "d70"]
+    assert np.allclose(det.score_sentences(one_document), by_source[one_document.index])
+
+
 def test_normalize_value_is_checked(tmp_path):
     with pytest.raises(ConfigError, match="normalize: expected one of"):
         make_detector("EvidenceChain_RF", normalize="domain")
@@ -75,3 +109,5 @@ def test_normalize_value_is_checked(tmp_path):
         load_config(config)
     config.write_text(config.read_text().replace('"domain"', '"collection"'))
     assert load_config(config).detectors.params["EvidenceChain_LR"] == {"normalize": "collection"}
+    config.write_text(config.read_text().replace('"collection"', '"source"'))
+    assert load_config(config).detectors.params["EvidenceChain_LR"] == {"normalize": "source"}

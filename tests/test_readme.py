@@ -84,7 +84,9 @@ def _card(tmp_path: Path) -> Path:
     (out / "ragtruth_qa.json").write_text(json.dumps({
         "answers": 437, "hallucinated": 160, "detector": "EvidenceChain_Token", "answer_f1": 0.4241,
         "answer_precision": 0.3, "answer_recall": 0.7, "flag_everything_answer_f1": 0.286, "span_f1": 0.27,
-        "commit": "1234567890ab"}))
+        "commit": "1234567890ab", "other_rule": {"conflict_rule": True, "answer_f1": 0.4112,
+                                                 "answer_precision": 0.28, "answer_recall": 0.75,
+                                                 "span_f1": 0.265}}))
     return out
 
 
@@ -95,6 +97,8 @@ def test_the_default_model_block_is_rendered_from_its_card(tmp_path, monkeypatch
     assert "| **EvidenceChain_Token** (chosen) | 0.907 | 0.904 | 0.850 | 0.820 |" in body
     assert "commit 1234567890ab" in body and "2 detectors" in body and "built in 59 s" in body
     assert "answer F1 0.424" in body and "flagging every answer gives 0.286" in body
+    assert "With the conflict rule on (`detect --conflict-rule on`): answer F1 0.411" in body
+    assert "span F1 0.265." in body
     text = "intro\n<!-- default-model:start -->\n<!-- generated x -->\nold 0.897\n<!-- default-model:end -->\nend\n"
     new = refresh_blocks(text)
     assert "0.897" not in new and "0.907" in new and new.startswith("intro\n") and new.endswith("end\n")

@@ -8,8 +8,10 @@ Builds the default model if it is not cached yet, and writes into OUT:
     build seconds) plus `commit`, the git commit of the code that built it;
   * `ragtruth_qa.json`, when the real RAGTruth QA answers are present (`--ragtruth-qa DIR`,
     default ../shared/data/ragtruth_qa): those answers scored once with `detect`'s own verdicts
-    and spans: answer F1, span F1 and the flag-everything floor. Nothing is fitted, chosen or
-    tuned on them.
+    and spans: answer F1, span F1 and the flag-everything floor, with the conflict rule as the
+    recipe says, and under `other_rule` the same with the rule set the other way (the rule only
+    adds flags after scoring, so both come from one model). Nothing is fitted, chosen or tuned
+    on them.
 """
 from __future__ import annotations
 
@@ -58,6 +60,11 @@ def write_card(out: Path, ragtruth_qa: Path | None = RAGTRUTH_QA, cache_dir: Pat
         if ragtruth_qa is not None and (ragtruth_qa / "response.jsonl").is_file():
             metrics = {**ragtruth_qa_metrics(detector, ragtruth_qa), "model": card.get("key"),
                        "commit": card["commit"], "conflict_rule": bool(detector.conflicts)}
+            detector.conflicts = not detector.conflicts
+            other = ragtruth_qa_metrics(detector, ragtruth_qa)
+            metrics["other_rule"] = {"conflict_rule": bool(detector.conflicts),
+                                     **{k: other[k] for k in ("answer_f1", "answer_precision", "answer_recall",
+                                                              "span_f1")}}
             written.append(out / "ragtruth_qa.json")
             atomic_write_text(written[1], json.dumps(metrics, indent=2, sort_keys=True) + "\n")
     finally:

@@ -15,17 +15,20 @@ from ..text.parallel import workers
 from .base import FitDataError, Method, as_tables
 
 DEFAULT_GROUPS = ("lexical", "retrieval", "mismatch", "metadata")
-NORMALIZE = ("none", "collection")
+NORMALIZE = ("none", "collection", "source")
 """`normalize` values: features as computed, or each numeric feature standardised within its
-source collection (a benchmark domain or subset) among the rows fitted or scored together."""
+source collection (a benchmark domain or subset) or within its source document (every answer
+written from one evidence text) among the rows fitted or scored together."""
 COLLECTION = "source_collection"
+NORMALIZE_KEY = {"collection": COLLECTION, "source": "source_id"}
 
 
-def collection_standardised(sentences: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """`columns` of `sentences` as z-scores within each source collection of the table (no labels
-    read): mean 0 and, where a collection's column varies, standard deviation 1."""
+def collection_standardised(sentences: pd.DataFrame, columns: list[str], key: str = COLLECTION) -> pd.DataFrame:
+    """`columns` of `sentences` as z-scores within each group of rows sharing `key` (a source
+    collection by default; no labels read): mean 0 and, where a group's column varies, standard
+    deviation 1. A table without the `key` column is one group."""
     values = sentences[columns].astype(float)
-    keys = sentences[COLLECTION] if COLLECTION in sentences.columns else pd.Series(0, index=sentences.index)
+    keys = sentences[key] if key in sentences.columns else pd.Series(0, index=sentences.index)
     groups = values.groupby(keys.to_numpy(), sort=False)
     spread = groups.transform("std").fillna(0.0)
     return (values - groups.transform("mean")) / spread.where(spread > 0, 1.0)
@@ -73,12 +76,13 @@ class _Supervised(Method):
                              f"it was fitted on {self.features}")
 
     def _inputs(self, sentences: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-        """The feature columns the pipeline reads (numeric ones standardised per collection when asked)."""
+        """The feature columns the pipeline reads (numeric ones standardised per collection or per
+        source document when asked)."""
         frame = sentences[columns]
-        if self.normalize == "collection":
+        if self.normalize in NORMALIZE_KEY:
             numeric = [c for c in columns if c in set(feature_columns(self.groups)[0])]
             frame = frame.copy()
-            frame[numeric] = collection_standardised(sentences, numeric)
+            frame[numeric] = collection_standardised(sentences, numeric, NORMALIZE_KEY[self.normalize])
         return frame
 
     def fit(self, tables) -> _Supervised:

@@ -18,14 +18,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..text.dependency import dependency_parses, load_dependency_pipeline
+from ..text.cache import DEFAULT_CACHE, content_key
+from ..text.dependency import dependency_parses, dependency_pipeline_name, load_dependency_pipeline
 from ..text.nlp import load_pipeline
 from ..text.parallel import map_chunks
 from ..text.parse import ParsedText, parse_texts, pipeline_name, rule_pipeline, sentence_slice
 from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
 from .family import RUNS, FamilyContext, FeatureFamily, WorkTables, switched
-from .triplets import COUNT_COLUMNS, check_parsed, evidence_facts
+from .triplets import COUNT_COLUMNS, TripletVerdict, check_parsed, evidence_facts
 
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
                    "verdict", "evidence_index", "coverage"]
@@ -35,6 +36,10 @@ CHECKER_COUNT_COLUMNS = tuple(f"{c}_checker" for c in COUNT_COLUMNS)
 _WORK_COLUMNS = ("elements", "source_id", "row")
 CLAIMS = "claims table"
 """The scratch key of the full triplet table (`FamilyContext.scratch`)."""
+CLAIMS_MEMO = "claim verdicts"
+"""The `ParseCache.derived` map of each answer's checked triplets (`claim_verdicts`)."""
+CLAIMS_FORMAT = 1
+"""Version of the memo's values; bump it when what `claim_verdicts` returns changes shape."""
 
 
 def claim_pipeline_name() -> str:
@@ -60,14 +65,10 @@ def evidence_parses(index: EvidenceIndex, pipeline: str) -> list[ParsedText | st
     return [sentence_slice(p, i, tokenizer) or p.text[a:b] for i, (a, b) in enumerate(p.sentences)]
 
 
-def answer_triplets(sentences: pd.DataFrame, texts: dict[str, str], cache=None,
+def answer_triplets(jobs: dict[str, list[tuple[int, int, int]]], texts: dict[str, str], cache=None,
                     progress: bool = True) -> dict[str, list[Triplet]]:
-    """Triplets of every answer of the sentence table: all its sentences parsed in one batch
-    (each distinct sentence once, from the cache when seen before)."""
-    groups = sentences.groupby("response_id", sort=False).indices if len(sentences) else {}
-    starts, ends = sentences["start"].to_numpy(int), sentences["end"].to_numpy(int)
-    jobs = {rid: sentence_jobs(texts[rid], list(zip(starts[where], ends[where])))
-            for rid, where in groups.items()}
+    """Triplets of every answer of `jobs` (response id -> its `sentence_jobs`): all their
+    sentences parsed in one batch (each distinct sentence once, from the cache when seen before)."""
     pieces = [texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js]
     nlp = load_dependency_pipeline()
     if nlp is None:
@@ -84,6 +85,53 @@ def answer_triplets(sentences: pd.DataFrame, texts: dict[str, str], cache=None,
     rids = list(jobs)
     return dict(zip(rids, map_chunks(extract, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
                                      desc="claim triplets", unit="resp")))
+
+
+def claim_verdicts(sentences: pd.DataFrame, texts: dict[str, str], indices: dict[str, EvidenceIndex],
+                   progress: bool = True, cache=None, pipeline: str = "auto") -> dict[str, list[TripletVerdict]]:
+    """The checked triplets of every answer of the sentence table, in its order. An answer whose
+    text, sentence spans and source evidence were checked before with this cache (under the same
+    pipelines) is taken from its memo (`ParseCache.derived`): a warm re-score extracts nothing."""
+    cache = cache or DEFAULT_CACHE
+    groups = sentences.groupby("response_id", sort=False).indices if len(sentences) else {}
+    starts, ends = sentences["start"].to_numpy(int), sentences["end"].to_numpy(int)
+    spans = {rid: list(zip(starts[where].tolist(), ends[where].tolist())) for rid, where in groups.items()}
+    source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
+    setting = (str(CLAIMS_FORMAT), pipeline_name(pipeline), dependency_pipeline_name() or "clause rule")
+    evidence_key = {sid: content_key(indices[sid].pipeline, indices[sid].parsed.text)
+                    for sid in dict.fromkeys(source_of.values())}
+    keys = {rid: content_key(*setting, texts[rid], repr(spans[rid]), evidence_key[source_of[rid]]) for rid in groups}
+    memo = cache.derived(CLAIMS_MEMO)
+    todo = {rid: sentence_jobs(texts[rid], spans[rid]) for rid in groups if keys[rid] not in memo}
+    if todo:
+        fresh = _check_answers(answer_triplets(todo, texts, cache, progress), source_of, indices, texts,
+                               progress, cache, pipeline)
+        memo.update((keys[rid], verdicts) for rid, verdicts in fresh.items())
+    return {rid: memo[keys[rid]] for rid in groups}
+
+
+def _check_answers(found: dict[str, list[Triplet]], source_of: dict[str, str], indices: dict[str, EvidenceIndex],
+                   texts: dict[str, str], progress: bool, cache, pipeline: str) -> dict[str, list[TripletVerdict]]:
+    """The verdicts of the triplets `found` of each answer against the evidence sentences of its
+    source: the triplets' texts and the evidence sentences parsed in one batch (each source's
+    once), then checked on every core in answer order."""
+    sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in dict.fromkeys(source_of[r] for r in found)}
+    flat = [t for triplets in found.values() for t in triplets]
+    todo = [t.as_text() for t in flat] + [text for ev in sliced.values() for text in ev if isinstance(text, str)]
+    parsed = iter(parse_texts(todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims"))
+    parsed_of = {rid: [next(parsed) for _ in triplets] for rid, triplets in found.items()}
+    evidence = {sid: [next(parsed) if isinstance(p, str) else p for p in ev] for sid, ev in sliced.items()}
+
+    def check(rids: list[str]) -> list[list[TripletVerdict]]:
+        facts: dict = {}
+        for rid in rids:
+            if source_of[rid] not in facts:
+                facts[source_of[rid]] = evidence_facts(evidence[source_of[rid]])
+        return [check_parsed(found[rid], parsed_of[rid], facts[source_of[rid]]) for rid in rids]
+
+    rids = list(found)
+    return dict(zip(rids, map_chunks(check, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
+                                     desc="check claims", unit="resp")))
 
 
 def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
@@ -106,30 +154,14 @@ def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dic
     triplets' texts, and each source's evidence sentences (once per source, not per answer), these
     two with the run's token pipeline (`pipeline`, as the other features); under the blank
     pipeline the evidence sentences are slices of the source's parse (`evidence_parses`).
-    Triplet extraction and checking run on every core (`map_chunks`), in answer order."""
-    found = answer_triplets(sentences, texts, cache, progress)
+    Triplet extraction and checking run on every core (`map_chunks`), in answer order, once per
+    answer and cache (`claim_verdicts`)."""
+    verdicts_of = claim_verdicts(sentences, texts, indices, progress, cache, pipeline)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
-    sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in dict.fromkeys(source_of.values())}
-    flat = [t for triplets in found.values() for t in triplets]
-    todo = [t.as_text() for t in flat] + [text for ev in sliced.values() for text in ev if isinstance(text, str)]
-    parsed = iter(parse_texts(todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims"))
-    parsed_of = {rid: [next(parsed) for _ in triplets] for rid, triplets in found.items()}
-    evidence = {sid: [next(parsed) if isinstance(p, str) else p for p in ev] for sid, ev in sliced.items()}
-
-    def check(rids: list[str]) -> list[list]:
-        facts: dict = {}
-        for rid in rids:
-            if source_of[rid] not in facts:
-                facts[source_of[rid]] = evidence_facts(evidence[source_of[rid]])
-        return [check_parsed(found[rid], parsed_of[rid], facts[source_of[rid]]) for rid in rids]
-
-    rids = list(found)
-    checked = map_chunks(check, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
-                         desc="check claims", unit="resp")
     rows = []
     readable = np.full(len(sentences), "", dtype=object)
     row_of = dict(zip(zip(sentences["response_id"], sentences["sentence_index"].astype(int)), range(len(sentences))))
-    for rid, verdicts in zip(rids, checked):
+    for rid, verdicts in verdicts_of.items():
         sid = source_of[rid]
         for v in verdicts:
             t, k = v.triplet, row_of.get((rid, v.triplet.sentence_index))

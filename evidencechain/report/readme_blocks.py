@@ -97,8 +97,18 @@ def default_model_body(source: Path = DEFAULT_MODEL_DIR) -> str | None:
                       f"{real.get('commit') or 'unknown'}) with `detect`'s own verdicts and spans ({real['detector']}): "
                       f"answer F1 {_f(real['answer_f1'])} (precision {_f(real['answer_precision'])}, recall "
                       f"{_f(real['answer_recall'])}; flagging every answer gives {_f(real['flag_everything_answer_f1'])}) "
-                      f"and span F1 {_f(real['span_f1'])}. Nothing was fitted or chosen on these answers."]
+                      f"and span F1 {_f(real['span_f1'])}." + _other_rule(real.get("other_rule"))
+                  + " Nothing was fitted or chosen on these answers."]
     return "\n".join(lines)
+
+
+def _other_rule(other: dict | None) -> str:
+    if not other:
+        return ""
+    state = "on" if other["conflict_rule"] else "off"
+    return (f" With the conflict rule {state} (`detect --conflict-rule {state}`): answer F1 {_f(other['answer_f1'])} "
+            f"(precision {_f(other['answer_precision'])}, recall {_f(other['answer_recall'])}), span F1 "
+            f"{_f(other['span_f1'])}.")
 
 
 def checker_body(source: Path = CHECKER_DIR) -> str | None:

@@ -105,6 +105,7 @@ class ParseCache:
     def __init__(self, path: str | Path | None):
         self.path = Path(path) if path else None
         self._mem: dict[str, object] = {}
+        self._derived: dict[str, dict] = {}
         self._db = None
         self._bad_entries = 0
         if self.path is not None:
@@ -219,6 +220,12 @@ class ParseCache:
                 with self._db:
                     self._db.executemany(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?)", rows)
             self._guard(write, None)
+
+    def derived(self, kind: str) -> dict:
+        """An in-memory map of values derived from parses (`kind` names what they are), kept with
+        this cache and never written to its file: what a warm re-score reuses in this process.
+        Its keys must say everything the value depends on (`content_key`)."""
+        return self._derived.setdefault(kind, {})
 
     def close(self) -> None:
         if self._db is not None:

@@ -18,6 +18,7 @@ from spacy.tokens import Doc
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
 from .nlp import MODEL_CANDIDATES, load_pipeline
 from .parallel import map_chunks
+from .ruler import fast_match
 
 log = logging.getLogger(__name__)
 DROPPED = ("ner", "lemmatizer", "senter")
@@ -65,6 +66,7 @@ def load_dependency_pipeline():
         except OSError:
             continue
         if "parser" in nlp.pipe_names:
+            fast_match(nlp)
             return nlp
     log.warning("no spaCy model with a parser installed: triplets use the rule fallback")
     return None

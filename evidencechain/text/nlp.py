@@ -7,6 +7,8 @@ from functools import cache
 import spacy
 
 from ..errors import MissingDependency
+from .lemmas import memo_lemmas
+from .ruler import fast_match
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +22,9 @@ def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
     kind="auto": the first installed of `MODEL_CANDIDATES` (parser swapped for the faster
     `senter`), else a blank English pipeline with a rule sentencizer and no NER. The parser is
     loaded but disabled: the dependency pipeline (`text.dependency`) runs its components,
-    so the model is read from disk once per process.
+    so the model is read from disk once per process. The attribute ruler finds its matches
+    without spaCy's Matcher (`ruler.fast_match`) and the rule lemmatizer looks its lemmas up per
+    distinct word, tag and morphology (`lemmas.memo_lemmas`): the same annotations, faster.
     kind="blank": always the blank pipeline (fast; entities come from the rule fallback).
     Any other value is a package name or a local directory passed to `spacy.load`.
     """
@@ -38,6 +42,8 @@ def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
             nlp.disable_pipe("parser")
         if "senter" in nlp.disabled:
             nlp.enable_pipe("senter")
+        fast_match(nlp)
+        memo_lemmas(nlp)
         version = nlp.meta.get("version", "?")
         log.info("spaCy pipeline: %s %s", name, version)
         return nlp, f"{name}-{version}"

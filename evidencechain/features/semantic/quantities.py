@@ -40,8 +40,16 @@ def _number(word: str) -> float | None:
 
 @cache
 def _registry():
-    import pint
+    import sys
 
+    blocked = "dask" not in sys.modules and "pint" not in sys.modules
+    if blocked:  # pint's optional dask support (dask, jinja2: 0.1 s of a `detect`); no dask array gets here
+        sys.modules["dask"] = None
+    try:
+        import pint
+    finally:
+        if blocked:
+            del sys.modules["dask"]
     return pint.UnitRegistry()
 
 
