@@ -53,7 +53,7 @@ RECIPE = {
     "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
     "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
     "selection": "selection-v1",
-    "conflict_rule": False,
+    "conflict_rule": True,
 }
 SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
               "EvidenceChain_RF", "EvidenceChain_Token")
