@@ -118,10 +118,10 @@ def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch
     monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(root))
     record = {"context": ["In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."],
               "answer": "Veltrazine did not reduce blood pressure in adults over sixty."}
-    with Detector.default(cache_dir=root, quiet=True, conflicts=True) as detector:
+    with Detector.default(cache_dir=root, quiet=True) as detector:  # on in the default model's card
         assert detector.info()["conflict_rule"]
         result = detector.predict(**record)
-    with Detector.default(cache_dir=root, quiet=True) as plain:  # opt-in: off in the default model's card
+    with Detector.default(cache_dir=root, quiet=True, conflicts=False) as plain:
         assert not plain.conflicts
         off = plain.predict(**record)
     assert result.verdict == "hallucinated"
