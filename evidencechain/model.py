@@ -159,10 +159,7 @@ class EvidenceChain:
         self.timings = {}
         for name in self.detector_names:
             t0 = time.perf_counter()
-            given = self.detector_params.get(name, {})
-            shared = {k: getattr(self.features, k) for k in DETECTORS[name].tags()["feature_params"]
-                      if k not in given}
-            det = make_detector(name, self.random_state, **shared, **given)
+            det = self.new_detector(name)
             try:
                 self.detectors[name] = det.fit(train)
             except FitDataError as exc:
@@ -173,6 +170,13 @@ class EvidenceChain:
                                    f"or choose only unsupervised detectors ({', '.join(unsupervised)})") from None
             self.timings[name] = time.perf_counter() - t0
         return self
+
+    def new_detector(self, name: str) -> Method:
+        """The unfitted detector `name` as `fit_detectors` makes it (its parameters, and the
+        feature settings it takes from this model's features)."""
+        given = self.detector_params.get(name, {})
+        shared = {k: getattr(self.features, k) for k in DETECTORS[name].tags()["feature_params"] if k not in given}
+        return make_detector(name, self.random_state, **shared, **given)
 
     def calibrate(self, calibration: FeatureTables, span_labels: bool = True) -> EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
