@@ -119,6 +119,7 @@ def load_model(file: Path):
     try:
         with zipfile.ZipFile(file) as archive:
             schema, context = read_schema(archive)
+            _merge_json_dicts(schema)
             tree = get_tree(schema, context, trusted=None)
             named = tree.get_unsafe_set()
             return _construct(file, tree, named)
@@ -127,6 +128,45 @@ def load_model(file: Path):
     except Exception as exc:  # not a zip, no schema, damaged JSON: an unusable file
         raise ModelError(f"{file} is not a readable model file ({type(exc).__name__}: {exc}); "
                          f"{rebuild_hint(file.parent)}") from exc
+
+
+def _merge_json_dicts(schema: dict) -> None:
+    """Rewrite, in place, each plain dict of the schema whose keys are all `str` and whose values
+    are all JSON values (a fitted vectorizer's vocabulary: tens of thousands of entries) as one
+    JSON node holding the whole dict. skops builds, audits and constructs a node per key type and
+    per value otherwise (about 0.5 s of every `detect`); the object built is the same dict, with
+    the same keys in the same order, and the audit is unchanged (a JSON node names no type, and
+    the key types merged are only `str`, which skops trusts by default)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            if not _json_dict(node):
+                stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+                continue
+            text = "{" + ",".join(f"{json.dumps(k)}:{v['content']}" for k, v in node["content"].items()) + "}"
+            merged = {"__class__": "dict", "__module__": "builtins", "__loader__": "JsonNode", "content": text,
+                      "is_json": True}
+            if "__id__" in node:
+                merged["__id__"] = node["__id__"]
+            node.clear()
+            node.update(merged)
+
+
+def _json_dict(node: dict) -> bool:
+    if (node.get("__loader__"), node.get("__module__"), node.get("__class__")) != ("DictNode", "builtins", "dict"):
+        return False
+    content, key_types = node.get("content"), node.get("key_types")
+    if not isinstance(content, dict) or not isinstance(key_types, dict) \
+            or key_types.get("__loader__") != "ListNode" or not isinstance(key_types.get("content"), list) \
+            or len(key_types["content"]) != len(content) or len(content) < 2:
+        return False
+    return all(isinstance(t, dict) and t.get("__loader__") == "TypeNode" and t.get("__module__") == "builtins"
+               and t.get("__class__") == "str" for t in key_types["content"]) \
+        and all(isinstance(v, dict) and v.get("__loader__") == "JsonNode" and v.get("is_json") is True
+                and isinstance(v.get("content"), str) for v in content.values())
 
 
 def _construct(file: Path, tree, named: set[str]):

@@ -200,17 +200,17 @@ def test_load_takes_a_model_directory_and_another_detector(detector, cache_root)
 
 # ---------------------------------------------------------------- start-up and caches
 
-def test_detect_does_not_import_torch_and_caches_outside_the_working_directory(cache_root, tmp_path):
+def test_detect_imports_neither_torch_nor_spacy_cli_and_caches_outside_the_working_directory(cache_root, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     code = ("import sys; from evidencechain.cli import main; "
             f"rc = main(['detect', {str(EXAMPLES)!r}, '-q']); "
-            "assert rc == 0; print('torch' in sys.modules, file=sys.stderr)")
+            "assert rc == 0; print('torch' in sys.modules, 'spacy.cli' in sys.modules, file=sys.stderr)")
     env = {**os.environ, "EVIDENCECHAIN_CACHE_DIR": str(cache_root), "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert done.stderr.strip().splitlines()[-1] == "False False"  # nor spaCy's command line
     assert len(done.stdout.splitlines()) == len(examples())
     assert list(work.iterdir()) == []  # no parse cache (or anything else) in the current directory
     assert (cache_root / "parse.sqlite").is_file()

@@ -7,6 +7,7 @@ marker file their payload would create never appears.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -137,6 +138,44 @@ def test_the_trusted_types_are_model_classes_and_sklearn_estimators_only():
     assert not any(n.startswith(("evidencechain.features.checker", "evidencechain.features.neural",
                                  "evidencechain.text.parse")) for n in names)
 
+
+
+def test_a_loaded_model_holds_the_same_objects_as_skops_own_loader_builds(fitted, model_dir):
+    """`load_model` merges the vocabularies' nodes into one JSON node each: the objects built are
+    those of `skops.io.load` (the vocabularies equal, keys in the same order, values ints)."""
+    ours = EvidenceChain.load(model_dir)
+    theirs = sio.load(model_dir / MODEL_FILE, trusted=sorted(trusted_types()))
+    mine, reference = ours.extractor.vectorizer.vocabulary_, theirs.extractor.vectorizer.vocabulary_
+    assert len(mine) > 100 and list(mine.items()) == list(reference.items())
+    assert {type(k) for k in mine} == {str} and {type(v) for v in mine.values()} == {int}
+    assert ours.describe() == theirs.describe()
+    corpus = load_ragtruth(*DATA)
+    assert ours.score(corpus, progress=False).responses.equals(theirs.score(corpus, progress=False).responses)
+
+
+def test_only_plain_dicts_of_strings_to_json_values_are_merged(model_dir):
+    from evidencechain.modelfile import _merge_json_dicts
+
+    samples = {"vocabulary": {"alpha": 3, "beta": 1, "\u00e9t\u00e9": 2}, "odd keys": {1: "a", 2: "b"},
+               "not json": {"a": 1, "b": [1, 2]}, "floats": {"x": 0.1, "y": float("nan")}}
+    with zipfile.ZipFile(io.BytesIO(sio.dumps(samples))) as archive:
+        schema = json.loads(archive.read("schema.json"))
+    _merge_json_dicts(schema)
+    loaders = {k: v["__loader__"] for k, v in schema["content"].items()}
+    assert loaders == {"vocabulary": "JsonNode", "odd keys": "DictNode", "not json": "DictNode", "floats": "JsonNode"}
+    merged = json.loads(schema["content"]["vocabulary"]["content"])
+    assert list(merged.items()) == list(samples["vocabulary"].items())
+
+
+def test_a_dict_of_strings_holding_a_foreign_object_is_still_refused(fitted, model_dir, tmp_path):
+    ran = tmp_path / "code-ran"
+    crafted = EvidenceChain.__new__(EvidenceChain)
+    crafted.__dict__.update(fitted.__dict__, cache=None)
+    crafted.hook = {"a": 1, "b": 2, "run": _Payload(ran)}
+    _reseal(model_dir, {MODEL_FILE: sio.dumps(crafted)})
+    with pytest.raises(UntrustedModelError, match="_Payload"):
+        EvidenceChain.load(model_dir)
+    assert not ran.exists()
 
 # ---------------------------------------------------------------- pickles
 

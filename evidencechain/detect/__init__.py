@@ -10,9 +10,9 @@ of every detector, `detect_files`).
 """
 from __future__ import annotations
 
-from ._light import import_spacy_without_torch
+from ._light import import_spacy_lightly
 
-import_spacy_without_torch()
+import_spacy_lightly()
 
 from ..results import DetectionResult, EvidenceRef, SentenceResult, Span  # noqa: E402
 from .api import Detector  # noqa: E402

@@ -1,36 +1,42 @@
 """Keep `detect` light: spaCy without torch (thinc imports torch when it is installed, which
-costs about 1.5 s at every start and is unused by the feature models)."""
+costs about 1.5 s at every start and is unused by the feature models) and without its command
+line; fewer garbage collections while long-lived objects are built."""
 from __future__ import annotations
 
 import gc
 import os
 import sys
+import types
 from contextlib import contextmanager
 
 
-def import_spacy_without_torch() -> None:
-    """Import spaCy with thinc's optional torch support off. Skipped when torch or spaCy is
-    already imported, or when EVIDENCECHAIN_SPACY_TORCH=1 (spaCy transformer pipelines)."""
-    if "spacy" in sys.modules or "torch" in sys.modules or os.environ.get("EVIDENCECHAIN_SPACY_TORCH") == "1":
+def import_spacy_lightly() -> None:
+    """Import spaCy without the parts `detect` never uses: thinc's optional torch support (off
+    unless torch is already imported or EVIDENCECHAIN_SPACY_TORCH=1, for spaCy transformer
+    pipelines) and spaCy's command line (`spacy.cli`: requests, weasel, httpx, jinja2; about
+    0.25 s), which `import spacy` loads only for `spacy.info`. `spacy.info` then imports it
+    when called; `import spacy.cli` later imports the real one. Skipped once spaCy is imported."""
+    if "spacy" in sys.modules:
         return
-    sys.modules["torch"] = None  # `import torch` in thinc.compat fails: has_torch = False
+    stubs = {"spacy.cli": types.ModuleType("spacy.cli"), "spacy.cli.info": types.ModuleType("spacy.cli.info")}
+    stubs["spacy.cli.info"].info = _spacy_info
+    if "torch" not in sys.modules and os.environ.get("EVIDENCECHAIN_SPACY_TORCH") != "1":
+        stubs["torch"] = None  # `import torch` in thinc.compat fails: has_torch = False
+    added = [name for name in stubs if name not in sys.modules]
+    sys.modules.update({name: stubs[name] for name in added})
     try:
         import spacy  # noqa: F401
     finally:
-        del sys.modules["torch"]
+        for name in added:
+            if sys.modules.get(name) is stubs[name]:
+                del sys.modules[name]
 
 
-def one_openmp_thread():
-    """A context with OpenMP limited to one thread: the gradient-boosted word model's OpenMP
-    threads spin on a busy machine (measured on 2 shared cores: 68 s to fit with 2 threads,
-    1.7 s with 1), and batches of answers are too small to gain from more."""
-    from contextlib import nullcontext
+def _spacy_info(*args, **kwargs):
+    """`spacy.info`, its module imported on first call."""
+    from spacy.cli.info import info
 
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        return nullcontext()
-    return threadpool_limits(limits=1, user_api="openmp")
+    return info(*args, **kwargs)
 
 
 @contextmanager

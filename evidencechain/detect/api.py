@@ -20,7 +20,6 @@ from pathlib import Path
 
 from ..errors import ConfigError, ModelError
 from ..results import DetectionResult
-from ._light import one_openmp_thread
 
 log = logging.getLogger(__name__)
 DEVICES = ("cpu", "cuda", "auto")
@@ -108,6 +107,7 @@ class Detector:
 
         from ..records import Corpus
         from ..results import results_from_scored
+        from ..text.parallel import one_openmp_thread
 
         responses = corpus.responses
         bar = tqdm(total=len(responses), desc="detect", unit="answer", disable=not progress, leave=False,

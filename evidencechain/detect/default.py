@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..errors import ModelError, OutputError
 from ..io import cache_dir
-from ._light import fewer_collections, one_openmp_thread
+from ._light import fewer_collections
 
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],
@@ -53,7 +53,7 @@ RECIPE = {
     "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
     "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
     "selection": "selection-v1",
-    "conflict_rule": False,
+    "conflict_rule": True,
 }
 SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
               "EvidenceChain_RF", "EvidenceChain_Token")
@@ -160,7 +160,7 @@ def _build(out: Path, pipeline: str) -> Path:
     from ..data.splits import split_corpus
     from ..features import FeatureConfig
     from ..model import EvidenceChain
-    from ..text.parallel import fork_later
+    from ..text.parallel import at_most, fork_later, one_openmp_thread, workers
     from ..text.parse import ParseCache, pipeline_name
 
     t0 = time.perf_counter()
@@ -178,20 +178,25 @@ def _build(out: Path, pipeline: str) -> Path:
                           threshold_metric=r["threshold_metric"])
     with one_openmp_thread():
         extractor = model.fit_extractor(parts["train"], progress=False)
-        # the features of the other splits need only the extractor: made by forked workers meanwhile
-        later = {name: fork_later(functools.partial(extractor.transform, parts[name], False,
-                                                    with_tokens=parts[name].span_labels))
-                 for name in ("calibration", "test")}
+        # the features of the other splits need only the extractor: made by one forked worker
+        # meanwhile, while this process makes the training features with the other cores
+        later = fork_later(functools.partial(_split_tables, extractor, parts["calibration"], parts["test"]))
+        split = functools.cache(later.get)  # (calibration tables, test tables)
         try:
-            tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False, extractor=extractor,
-                                       calibration_tables=later["calibration"].get)
-            calibration = _level_metrics(model, parts["calibration"], tables)
-            chosen = choose_detector(calibration)
-            model.primary = chosen
-            test = _level_metrics(model, parts["test"], later["test"].get())
+            with at_most(workers() - 1 if later.forked else workers()):
+                tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False,
+                                           extractor=extractor, calibration_tables=lambda: split()[0])
+            # the test split's metrics do not depend on the chosen detector: made meanwhile
+            test_metrics = fork_later(functools.partial(_level_metrics, model, parts["test"], split()[1]))
+            try:
+                calibration = _level_metrics(model, parts["calibration"], tables)
+                chosen = choose_detector(calibration)
+                model.primary = chosen
+                test = test_metrics.get()
+            finally:
+                test_metrics.close()
         finally:
-            for part in later.values():
-                part.close()
+            later.close()
     card = {
         "name": "default", "key": model_key(pipeline_name(pipeline)), "recipe": RECIPE,
         "spacy_pipeline": pipeline_name(pipeline), "detector": chosen, "selection_rule": SELECTION_RULE,
@@ -208,6 +213,11 @@ def _build(out: Path, pipeline: str) -> Path:
     (out / CARD).write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     model.save(out)  # checksums in model.json cover card.json too
     return out
+
+
+def _split_tables(extractor, calibration, test) -> tuple:
+    """The feature tables of the calibration and test splits (word rows where words are labelled)."""
+    return tuple(extractor.transform(part, False, with_tokens=part.span_labels) for part in (calibration, test))
 
 
 def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from tqdm.auto import tqdm
 
@@ -22,16 +23,32 @@ CHUNK_CHARS = 10_000
 """A chunk holds at most `CHUNK` texts and, past its first text, at most this many characters."""
 
 
+_LIMITS: list[int] = []
+
+
 def workers() -> int:
     configured = os.environ.get("EVIDENCECHAIN_WORKERS", "").strip()
     if configured:
         try:
-            return max(1, int(configured))
+            n = max(1, int(configured))
         except ValueError:
             from ..errors import ConfigError
             raise ConfigError(f"EVIDENCECHAIN_WORKERS must be a whole number, got {configured!r}") from None
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(8, usable))
+    else:
+        usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        n = max(1, min(8, usable))
+    return min(n, *_LIMITS) if _LIMITS else n
+
+
+@contextmanager
+def at_most(n: int):
+    """A context in which `workers()` is at most `n` (at least 1): e.g. while a `fork_later`
+    worker keeps a core busy. Outputs do not depend on the number of workers."""
+    _LIMITS.append(max(1, n))
+    try:
+        yield
+    finally:
+        _LIMITS.pop()
 
 
 def _can_fork() -> bool:
@@ -86,10 +103,18 @@ def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool 
         bar.close()
 
 
-def _limited(task: Callable, *args):
+def one_openmp_thread():
+    """A context with OpenMP limited to one thread. In a forked worker the parent's OpenMP pool
+    is not fork-safe; in `detect` and the default model's build the gradient-boosted word model's
+    OpenMP threads spin on a busy machine (measured on 2 shared cores: 68 s to fit with 2 threads,
+    1.7 s with 1), and batches of answers are too small to gain from more."""
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1, user_api="openmp"):  # the parent's OpenMP pool is not fork-safe
+    return threadpool_limits(limits=1, user_api="openmp")
+
+
+def _limited(task: Callable, *args):
+    with one_openmp_thread():
         return task(*args)
 
 
@@ -118,6 +143,11 @@ class Later:
 
     def __init__(self, task: Callable) -> None:
         self.task, self.pool, self.pending = task, None, None
+
+    @property
+    def forked(self) -> bool:
+        """Whether the task runs in a forked worker (else `get()` runs it here)."""
+        return self.pending is not None
 
     def get(self):
         if self.pending is None:
