@@ -1,8 +1,12 @@
 """Choose and load the spaCy pipeline once per process."""
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import json
 import logging
 from functools import cache
+from pathlib import Path
 
 import spacy
 
@@ -53,3 +57,51 @@ def load_pipeline(kind: str = "auto") -> tuple[spacy.language.Language, str]:
         log.warning("no spaCy English model installed: using a blank pipeline "
                     "(rule sentencizer, rule-based entities)")
     return nlp, f"blank-en-{spacy.__version__}"
+
+
+@cache
+def pipeline_name(kind: str = "auto") -> str:
+    """The name `load_pipeline(kind)` returns, read from the installed package's meta.json files
+    (as spaCy reads them) without loading its model where the package has the usual layout, so
+    that a run whose texts are all in the parse cache loads no pipeline. Anything else (a
+    directory, the blank pipeline, an unusual package) is loaded to get its name."""
+    if kind == "blank":
+        return load_pipeline(kind)[1]
+    for name in MODEL_CANDIDATES if kind == "auto" else (kind,):
+        version = _package_version(name)
+        if version is not None:
+            return f"{name}-{version}"
+        if kind != "auto" or Path(name).exists() or _installed(name):
+            break
+    return load_pipeline(kind)[1]
+
+
+def _installed(name: str) -> bool:
+    """Whether `name` is an installed distribution (spaCy's `util.is_package`)."""
+    try:
+        importlib.metadata.distribution(name)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _package_version(name: str) -> str | None:
+    """The version that `spacy.load(name)` gives `nlp.meta` for an installed pipeline package laid
+    out as spaCy packages it (meta.json beside __init__.py, the data in LANG_NAME-VERSION/, whose
+    meta.json is read over the package's); None for anything else."""
+    if not _installed(name):
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            return None
+        root = Path(spec.origin).parent
+        meta = json.loads((root / "meta.json").read_text(encoding="utf-8"))
+        data = root / f"{meta['lang']}_{meta['name']}-{meta['version']}"
+        if not (data / "config.cfg").is_file():
+            return None
+        if (data / "meta.json").is_file():
+            meta = {**meta, **json.loads((data / "meta.json").read_text(encoding="utf-8"))}
+    except (ImportError, ValueError, OSError, KeyError, TypeError):
+        return None
+    return str(meta["version"]) if "version" in meta else None
