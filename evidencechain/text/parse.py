@@ -10,7 +10,7 @@ from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LIKE_NU
 
 from ..errors import MissingDependency
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
-from .nlp import load_pipeline, pipeline_name
+from .nlp import enabled_components, load_pipeline, pipeline_name
 from .parallel import map_chunks
 
 __all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
@@ -178,7 +178,7 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
 def rule_pipeline(pipeline: str = "auto") -> bool:
     """Whether `pipeline` is a tokenizer and rule sentencizer only (the blank pipeline): then a
     sentence parsed alone is a slice of its text's parse (`sentence_slice`)."""
-    return load_pipeline(pipeline)[0].pipe_names == ["sentencizer"]
+    return enabled_components(pipeline) == ["sentencizer"]
 
 
 def sentence_slice(parsed: ParsedText, i: int, tokenizer=None) -> ParsedText | None:
