@@ -37,7 +37,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-ablation invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -138,6 +138,9 @@ benchmarks: $(BENCHMARK_DONE) ## every real-data benchmark (listed below; `evide
 
 semantic-suite: $(VENV)/.installed ## per-class recall and paraphrase false alarms of the semantic error classes (results/semantic_suite)
 	$(PY) -m evidencechain.features.semantic.build_suite report
+
+semantic-firing: $(VENV)/.installed $(AUDIT) ## how often the conflict rule fires on faithful and erroneous answers of tuning data (results/semantic_firing)
+	$(PY) -m evidencechain.features.semantic.firing
 
 invented-suite: $(VENV)/.installed ## the invented suite of meaning errors through detect, conflict rule off and on (results/invented_suite; README block)
 	$(PY) -m evidencechain.detect.invented_suite --summary results/invented_suite

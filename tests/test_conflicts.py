@@ -68,9 +68,10 @@ _HOURS = ("passage 1: Park Depot sells tools. The chain operates 693 stores.\n\n
     ("passage 1: In the wild, emperor penguins usually live between 16 and 19 years; in captivity "
      "they may live up to 43 years.", "Emperor penguins usually live 16 to 19 years in the wild.",
      "stated_elsewhere"),
-    # another passage aligns almost as well as the best-aligned sentence
+    # another passage aligns almost as well as the best-aligned sentence: which one the answer
+    # follows is unclear, so the rule withholds (the fitted detectors still weigh the signal)
     ("passage 1: Sales of the Corvo phone rose in 2020 in Europe.\n\npassage 2: Sales of the Corvo phone fell "
-     "in 2021 in Asia.", "Sales of the Corvo phone fell in 2020 in Asia.", "min_margin"),
+     "in 2020 in Asia.", "Sales of the Corvo phone fell in 2020 in Europe.", "min_margin"),
 ])
 def test_multi_passage_guard_removes_a_signal_the_source_supports(evidence, answer, guard, monkeypatch):
     from evidencechain.features.semantic.lexicon import lexicon
@@ -117,10 +118,10 @@ def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch
     monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(root))
     record = {"context": ["In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."],
               "answer": "Veltrazine did not reduce blood pressure in adults over sixty."}
-    with Detector.default(cache_dir=root, quiet=True, conflicts=True) as detector:
+    with Detector.default(cache_dir=root, quiet=True) as detector:  # on in the default model's card
         assert detector.info()["conflict_rule"]
         result = detector.predict(**record)
-    with Detector.default(cache_dir=root, quiet=True) as plain:  # opt-in: off in the default model's card
+    with Detector.default(cache_dir=root, quiet=True, conflicts=False) as plain:
         assert not plain.conflicts
         off = plain.predict(**record)
     assert result.verdict == "hallucinated"

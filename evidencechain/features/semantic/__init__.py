@@ -16,7 +16,7 @@ from .lexicon import lexicon
 from .modality import modality_shifts
 from .polarity import polarity_flips
 from .quantities import quantity_conflicts
-from .recombination import recombined, values
+from .recombination import clause_recombined, recombined, values
 from .roles import role_swaps
 
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
@@ -40,6 +40,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex)
+    found += clause_recombined(answer, e, evidence.sentences, lex)
     found += recombined(answer, e, evidence.values, lex)
     found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)

@@ -4,16 +4,17 @@ from __future__ import annotations
 from .align import View
 from .base import Signal
 from .lexicon import Lexicon
-from .polarity import prefixed
+from .polarity import is_cue, prefixed
 
 
 def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Answer words whose antonym the evidence sentence has, while it lacks the word itself.
-    A negative prefix ('uncommon' / 'common') is polarity's flip, and quantifiers are modality's."""
+    A negative prefix ('uncommon' / 'common') and a negation cue ('failed to' / 'managed to') are
+    polarity's flips, and quantifiers are modality's."""
     out = []
     scaled = {w for scale in lex.modality.values() for w in scale}
     for k in range(len(a)):
-        if a.punct(k) or a.word(k) in scaled:
+        if a.punct(k) or a.word(k) in scaled or is_cue(a, k, lex):
             continue
         keys = a.keys(k)
         if keys & e.all_keys or prefixed(a.word(k), lex) in e.all_keys:
@@ -21,7 +22,7 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
         if not opposite:
             continue
-        hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys]
+        hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)]
         if len(hits) > len(a.find(opposite)):
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out

@@ -5,7 +5,9 @@ apart from the flagged words (minimal edits, the shape of the planted errors), a
 own check passes:
   * restated: at least `min_restated` of the answer sentence's other content words are in the
     evidence sentence, and at least `min_covered` of the evidence sentence's other content words
-    are in the answer sentence (an abstractive sentence mixing several evidence sentences is
+    are in the answer sentence, both counted in the clauses of the evidence sentence that hold the
+    evidence's conflicting words ('..., who had owned it since 1890' is another clause; 'where
+    she is voiced by X' says nothing of the name in the clause before) (an abstractive sentence mixing several evidence sentences is
     left to the fitted detectors, which weigh the signal as a feature);
   * antonym: not a converse ("B lost to A" for "A beat B", "Y after X" for "X before Y": the
     words before the answer's word stand after the evidence's opposite), and no role swap in
@@ -16,7 +18,16 @@ own check passes:
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
     on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
     ("expected to" -> "will");
-  * unique (every class): the answer sentence aligns with its evidence sentence by at least
+  * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
+    which compares the answer with one clause, not the whole sentence; the two values differ
+    and stand in the same slot (as for other recombined values);
+  * polarity: the negated word's next words are those after the evidence's word, if it has any
+    ('was not produced by X' for 'was produced by Y' denies another fact);
+  * recombination: the two values differ and stand in the same slot; the answer's number is no
+    bound ('after 1999'); the two numbers are not a part and its whole in the evidence ('three of
+    six'); the answer's clause that holds the value restates e (`min_clause_restated`); a name is
+    a person's (a place or organisation from another sentence is often an alias or a part);
+  * unique (every class but the clause recombination): the answer sentence aligns with its evidence sentence by at least
     `min_margin` more than with any other sentence of the source (with several passages on one
     topic the best-aligned sentence is often not the one the answer follows);
   * stated elsewhere (every class): the answer's flagged words are not found anywhere in the
@@ -34,12 +45,26 @@ from dataclasses import replace
 from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
+from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
 
 
-def _restated(a: View, e: View, s: Signal) -> tuple[float, float]:
-    """(share of the answer's other content words in e, share of e's other content words in a)."""
+def _home(e: View, s: Signal, lex: Lexicon) -> View:
+    """The clauses of e that hold the signal's evidence words: the part of e the answer contradicts
+    ('where she is voiced by X' is another clause than 'She is Daffy Duck's girlfriend')."""
+    words = {w for w in s.evidence.lower().split()}
+    keep = []
+    for lo, hi in clauses(e, values(e, lex), lex, sure=True):
+        if any(e.content(j) and e.word(j) in words for j in range(lo, hi)):
+            keep += range(lo, hi)
+    return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
+
+
+def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
+    """(share of the answer's other content words in the clauses of e that hold the evidence
+    words, share of those clauses' other content words in a)."""
+    e = _home(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
     forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
@@ -47,6 +72,10 @@ def _restated(a: View, e: View, s: Signal) -> tuple[float, float]:
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _positions(v: View, s: Signal) -> list[int]:
+    return [k for k in range(len(v)) if int(v.idx[k]) in s.tokens]
 
 
 def _position(v: View, token: int) -> int | None:
@@ -73,19 +102,61 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
-    same = sum(bool(a.keys(i) & left) for i in before)
+    same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same
+
+
+def _other_argument(a: View, e: View, s: Signal) -> bool:
+    """A negated word whose next words in the answer differ from those after the evidence's word
+    ('was not produced by X' for 'was produced by Y'): another fact is denied, not this one."""
+    k = _position(a, s.tokens[-1])
+    hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
+    if k is None or not hits:
+        return False
+    after = _clause(a, k, 1, 3)
+    theirs = {x for j in hits for i in _clause(e, j, 1, 3) for x in e.keys(i)}
+    return bool(after) and not any(a.keys(i) & theirs for i in after)
 
 
 def _norm(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+def _person_or_number(a: View, s: Signal, lex: Lexicon) -> bool:
+    """A value put in from another sentence is a number or a person: another place or organisation
+    there is often an alias or a part of the answer's ('the U.S.' / 'the United States', 'Italy' /
+    'Sicily', 'the Reds' / 'Liverpool')."""
+    kinds = {x.kind for x in values(a, lex) if {int(a.idx[k]) for k in x.positions} & set(s.tokens)}
+    return not kinds or bool(kinds & {"person", "year", "number"})
+
+
+def _one_edit(x: str, y: str) -> bool:
+    """x and y differ by at most one inserted, deleted or replaced character."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    i = 0
+    while i < min(len(x), len(y)) and x[i] == y[i]:
+        i += 1
+    return x[i + 1:] == y[i + 1:] or x[i + 1:] == y[i:] or x[i:] == y[i + 1:]
+
+
 def _distinct(a: View, s: Signal) -> bool:
-    """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA')."""
-    mine, theirs = _norm(" ".join(a.doc.token_text(t) for t in s.tokens)), _norm(s.evidence)
-    return bool(mine and theirs) and mine not in theirs and theirs not in mine
+    """The two values are not one name written two ways ('U.S.' / 'U.S', 'realisticYA' / 'YA',
+    'Aurelio De Laurentiis' / 'Di Laurentiis': the end of one a letter away from the other; 'Matt
+    Upson' / 'Matthew Upson': one surname, and one given name the start of the other)."""
+    words = [_norm(a.doc.token_text(t)) for t in s.tokens]
+    mine, theirs = "".join(words), _norm(s.evidence)
+    if not (mine and theirs) or mine in theirs or theirs in mine:
+        return False
+    others = [_norm(w) for w in s.evidence.split()]
+    ends = [("".join(words[i:]), theirs) for i in range(len(words))] + \
+        [("".join(others[i:]), mine) for i in range(len(others))]
+    if any(len(end) >= 5 and _one_edit(end, whole) for end, whole in ends):
+        return False
+    mine_words, their_words = [w for w in words if w], [w for w in others if w]
+    return not (len(mine_words) > 1 and len(their_words) > 1 and mine_words[-1] == their_words[-1]
+                and (mine_words[0].startswith(their_words[0]) or their_words[0].startswith(mine_words[0])))
 
 
 def _cue_first(s: Signal, lex: Lexicon) -> bool:
@@ -107,10 +178,11 @@ def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
             if all(v.word(k + i) == w for i, w in enumerate(words))]
 
 
-def _same_slot(a: View, e: View, s: Signal) -> bool:
+def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
     """The answer's words stand where the evidence's words stand: the content word next to them
-    is the one next to the evidence's words on one side at least, and not also the one next to
-    the answer's own words where the evidence has them too (a unit on both says nothing)."""
+    is the one next to the evidence's words on one side at least, and (`own_too`) not also the one
+    next to the answer's own words where the evidence has them too (a unit on both says nothing;
+    in two clauses of the same shape it does not matter)."""
     ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
     if not ks:
         return False
@@ -119,7 +191,7 @@ def _same_slot(a: View, e: View, s: Signal) -> bool:
     own = [_neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
     for side in (0, 1):
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
-                and not any(mine[side] & o[side] for o in own):
+                and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
     return False
 
@@ -180,18 +252,24 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     unique = not rivals or alignment(a, e) - max(rivals) >= rule["min_margin"]
     out = []
     for s in signals:
-        forward, back = _restated(a, e, s)
+        forward, back = _restated(a, e, s, lex)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
-        if ok and s.cls == "antonym":
+        if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
+            ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
+        elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif ok and s.cls == "roles":
             ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
-            ok = _distinct(a, s) and _same_slot(a, e, s)
+            ok = _distinct(a, s) and _same_slot(a, e, s) and _person_or_number(a, s, lex) and not bound(a, _positions(a, s), lex) \
+                and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
+                and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
             ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+        elif ok and s.cls == "polarity" and len(s.tokens) == 2:
+            ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:
             ok = not _stated_elsewhere(a, e, others if others is not None else [e], s)
         out.append(replace(s, confident=ok))

@@ -27,6 +27,7 @@ class Lexicon:
     verb_negation: frozenset[str]
     prefixes: tuple[str, ...]
     min_stem: int
+    exclusives: frozenset[str]
     antonyms: dict[str, frozenset[str]]
     """stem -> stems of its antonyms."""
     scales: dict[str, float]
@@ -39,6 +40,14 @@ class Lexicon:
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
     cue_reach: int
+    clause_breaks: frozenset[str]
+    conjunctions: frozenset[str]
+    light_verbs: frozenset[str]
+    bounds: frozenset[str]
+    relative: frozenset[str]
+    max_homes: int
+    clause_frame: tuple[float, int]
+    """(min_frame, min_frame_words) of cues.toml [clauses]."""
     confidence: dict[str, float]
     """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
 
@@ -70,9 +79,16 @@ def lexicon() -> Lexicon:
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
+        exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
+        clause_breaks=frozenset(cues["clauses"]["breaks"]),
+        conjunctions=frozenset(cues["clauses"]["conjunctions"]),
+        light_verbs=frozenset(cues["clauses"]["light_verbs"]),
+        bounds=frozenset(cues["clauses"]["bounds"]), relative=frozenset(cues["clauses"]["relative"]),
+        max_homes=int(cues["clauses"]["max_homes"]),
+        clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()})

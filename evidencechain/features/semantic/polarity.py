@@ -6,15 +6,24 @@ from .base import Signal
 from .lexicon import Lexicon, stem
 
 
+def is_cue(v: View, k: int, lex: Lexicon) -> bool:
+    """Whether the word at k is a negation cue ('not', 'failed' before 'to')."""
+    w = v.word(k)
+    return w in lex.negation or (w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to")
+
+
 def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     """(cue position, position of the content word it scopes over or None)."""
     out = []
     for k in range(len(v)):
         w = v.word(k)
-        if w in lex.negation or (w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to"):
+        if is_cue(v, k, lex):
             j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
                                and v.word(k + 1) in ("longer", "to") else k)
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
+            if exclusive:  # 'not the only symptom': the negation bears on 'only'
+                j, named = exclusive[0], False
             out.append((k, None if named else j))
     return out
 
@@ -25,8 +34,7 @@ def negated_near(v: View, k: int, lex: Lexicon) -> bool:
     for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
         if v.punct(j):
             return False
-        w = v.word(j)
-        if w in lex.negation or (w in lex.verb_negation and j + 1 < len(v) and v.word(j + 1) == "to"):
+        if is_cue(v, j, lex):
             return True
     return False
 

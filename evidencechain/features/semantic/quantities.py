@@ -1,5 +1,5 @@
 """Numbers with units and scale: '5 km' vs '5 miles', '2.4 million' vs '2.4 billion', '30 percent' vs
-'30 people'. Equal values in other formats ('two' / '2', '1,200' / '1200', '5 km' / '5 kilometres')
+'30 people', '8,500 books' vs '85,000 books' (the same digits a power of ten apart). Equal values in other formats ('two' / '2', '1,200' / '1200', '5 km' / '5 kilometres')
 are not errors."""
 from __future__ import annotations
 
@@ -133,4 +133,22 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if rescaled and not same:
             r = rescaled[0]
             out.append(Signal("quantity", (int(a.idx[q.scale_pos]),), f"{e.text(r.number_pos)} {r.scale}"))
+            continue
+        shifted = [r for r in theirs if _shifted(q, r)] if not same and q.unit else []
+        if shifted:
+            out.append(Signal("quantity", (int(a.idx[q.number_pos]),), e.text(shifted[0].number_pos)))
     return out
+
+
+def _digits(x: float) -> str:
+    return f"{x:.6g}".replace(".", "").replace("e+", "e").split("e")[0].strip("0")
+
+
+def _shifted(q: Quantity, r: Quantity) -> bool:
+    """The same digits of the same unit, a power of ten apart ('8,500 books' for '85,000 books'):
+    a place-value slip, not another count. Years and numbers under 100 are left out."""
+    if q.unit != r.unit or q.scale or r.scale or min(q.value, r.value) <= 0 or max(q.value, r.value) < 100:
+        return False
+    ratio = max(q.value, r.value) / min(q.value, r.value)
+    return any(_same_value(ratio, 10.0 ** n) for n in (1, 2, 3)) and _digits(q.value) == _digits(r.value) \
+        and len(_digits(q.value)) >= 2

@@ -11,7 +11,7 @@ from .lexicon import Lexicon
 from .quantities import quantities
 
 WINDOW = 4
-_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "place",
+_NAMES = {"PERSON": "person", "ORG": "organisation", "GPE": "place", "LOC": "place", "FAC": "facility",
           "NORP": "group", "EVENT": "event", "WORK_OF_ART": "work"}
 MIN_ALIGNMENT = 0.6
 """A value taken from another evidence sentence counts only where the answer sentence restates
@@ -53,6 +53,30 @@ def values(v: View, lex: Lexicon) -> list[Value]:
             out.append(Value(" ".join(v.word(k) for k in pos), _NAMES[label], pos))
             taken.update(pos)
     return out
+
+
+def bound(v: View, positions, lex: Lexicon) -> bool:
+    """Whether the number at `positions` is a bound ('after 1999', 'more than 30,000'), not a value."""
+    k = min(positions) - 1
+    return bool(v.doc.like_num[v.idx[min(positions)]]) and k >= 0 and v.word(k) in lex.bounds
+
+
+def partitive(e: View, one: list[str], other: list[str]) -> bool:
+    """'three of Fukushima's six reactors': two numbers joined by 'of' count a part and its whole."""
+    xs = [k for k in range(len(e)) if e.word(k) in one]
+    ys = [k for k in range(len(e)) if e.word(k) in other]
+    return any(0 < abs(x - y) <= 10 and any(e.word(j) == "of" for j in range(min(x, y) + 1, max(x, y)))
+               for x in xs for y in ys)
+
+
+def clause_alignment(a: View, tokens: tuple[int, ...], e: View, lex: Lexicon) -> float:
+    """Share of the content words of the answer's clause that holds `tokens` (they left out) that e has."""
+    ks = [k for k in range(len(a)) if int(a.idx[k]) in tokens]
+    if not ks:
+        return 0.0
+    lo, hi = next(c for c in clauses(a, values(a, lex), lex) if c[0] <= ks[0] < c[1])
+    rest = [k for k in range(lo, hi) if a.content(k) and k not in ks]
+    return sum(bool(a.keys(k) & e.content_keys) for k in rest) / len(rest) if rest else 0.0
 
 
 def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
@@ -114,4 +138,93 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
                 continue
         out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                           e.span_text(list(best.positions))))
+    return out
+
+
+def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> list[tuple[int, int]]:
+    """The clauses of a sentence as position ranges [lo, hi): cut before every clause-starting word
+    (cues.toml [clauses]); a piece with fewer than two words and values, or without a content word
+    outside its values and without a light verb, joins the clause before it (the next one when it
+    is the first). `sure`: a conjunction ('and') starts a clause only after a comma."""
+    cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks
+                  and not (sure and v.word(k) in lex.conjunctions and v.word(k - 1) != ",")] + [len(v)]
+    in_value = {k: n for n, x in enumerate(vals) for k in x.positions}
+    out: list[tuple[int, int]] = []
+    carried = None  # the start of a first piece too weak to stand alone
+    for lo, hi in zip(cuts, cuts[1:]):
+        content = [k for k in range(lo, hi) if v.content(k) and v.word(k) not in lex.clause_breaks]
+        plain = [k for k in content if k not in in_value]
+        units = len(plain) + len({in_value[k] for k in content if k in in_value})
+        if units >= 2 and (plain or any(v.word(k) in lex.light_verbs for k in range(lo, hi))):
+            out.append((lo if carried is None else carried, hi))
+            carried = None
+        elif out:
+            out[-1] = (out[-1][0], hi)
+        elif carried is None:
+            carried = lo
+    return out or [(0, len(v))]
+
+
+def _kept(a: View, e: View, y: Value) -> bool:
+    """Whether the answer has most of a value's words (a name it keeps, split or joined otherwise)."""
+    ks = [k for k in y.positions if e.content(k)]
+    return sum(bool(e.keys(k) & a.all_keys) for k in ks) * 2 > len(ks)
+
+
+def _named(kind: str) -> str:
+    """The kind two values must share: places and organisations as one (the tagger confuses them)."""
+    return "place" if kind == "organisation" else kind
+
+
+def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
+    """A value of the source put into the clause of another event: the answer's clause restates one clause
+    of its evidence sentence (at least `min_frame` of its other content words), whose value of the
+    same kind (places and organisations counted as one) it drops, and takes its value from another clause of the
+    source that states nothing else the answer says (another sentence of the source as a whole: an 'and'
+    there may join two nouns; a place or organisation only from the same sentence: across sentences
+    one is often another's alias or part, 'the U.S.' / 'the United States', 'Italy' / 'Sicily'). A number after a bound word ('after 1999') is no value, and a value
+    the source states in more than `max_homes` sentences is its setting. Decided here, so the signals come confident
+    (`confidence.mark_confident` still checks that the two values differ and where else the
+    source states the answer's words)."""
+    mine = [x for x in values(a, lex) if not (x.kind in ("year", "number") and bound(a, x.positions, lex))]
+    share, least = lex.clause_frame
+    my_keys = {(x.key, _named(x.kind)) for x in mine}
+    my_clauses = clauses(a, mine, lex)
+    where = []  # (view, lo, hi, values of the clause)
+    for s in sentences:
+        vals = values(s, lex)
+        for lo, hi in clauses(s, vals, lex):
+            where.append((s, lo, hi, [x for x in vals if lo <= x.positions[0] < hi]))
+    out = []
+    for x in mine:
+        if x.kind == "group":  # 'Dutch' / 'Frisian': one nationality contains the other
+            continue
+        key = (x.key, _named(x.kind))
+        lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
+        frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
+        homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])
+                 and (c[0] is e or x.kind in ("person", "year", "number"))]
+        if not frame or not homes or len({id(c[0]) for c in homes}) > lex.max_homes:
+            continue
+
+        def matched(c, frame=frame):
+            v, lo, hi, _ = c
+            keys = frozenset().union(*(v.keys(j) for j in range(lo, hi) if v.content(j)))
+            return {k for k in frame if a.keys(k) & keys}
+
+        own = [c for c in where if c[0] is e]
+        if not own:
+            continue
+        best = max(own, key=lambda c: len(matched(c)))
+        hits = matched(best)
+        rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys
+                  and not _kept(a, e, y)]
+        if any(c is best for c in homes) or not rivals or len(hits) < least or len(hits) < share * len(frame):
+            continue
+        whole = [c if c[0] is e else (c[0], 0, len(c[0]), c[3]) for c in homes]
+        if any(len(matched(c)) >= len(hits) or matched(c) - hits for c in whole):
+            continue
+        y = rivals[0]
+        out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
+                          e.span_text(list(y.positions)), confident=True))
     return out

@@ -57,9 +57,20 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _distinctive(a: View, e: View, x: int, other: int, names: dict) -> int:
+    """The token of x's name that the evidence has once and the other name lacks ('Calder' of
+    'the Calder River' against 'the Orrin River'); x itself when none is."""
+    rival = frozenset().union(*(a.keys(k) for k in names.get(other, (other,))))
+    for k in names.get(x, (x,)):
+        if not a.keys(k) & rival and _unique(e, a.keys(k)) is not None:
+            return k
+    return x
+
+
 def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_names: dict,
           lex: Lexicon) -> Signal | None:
     """The signal of arguments x and y of the relation at r (er in e) exchanged, if they are."""
+    x, y = _distinctive(a, e, x, y, names), _distinctive(a, e, y, x, names)
     if a.keys(x) & a.keys(y):
         return None
     ex, ey = _unique(e, a.keys(x)), _unique(e, a.keys(y))
@@ -70,6 +81,8 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
+    if any(e.word(j) in lex.relative for j in range(min(ex, ey) + 1, max(ex, ey))):
+        return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
     if (ex > er) == (_passive(a, r, x, y) != _passive(e, er, min(ex, ey), max(ex, ey))):
