@@ -102,6 +102,8 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
+    if not before:  # fronted: 'Before releasing X, won Y' for 'released X after it won Y'
+        before, left, right = _clause(a, k, 1), right, left
     same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same

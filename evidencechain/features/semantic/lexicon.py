@@ -36,6 +36,8 @@ class Lexicon:
     not_units: frozenset[str]
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
+    after_article: str
+    """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
@@ -83,6 +85,7 @@ def lexicon() -> Lexicon:
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        after_article=str(cues["modality"]["after_article"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
