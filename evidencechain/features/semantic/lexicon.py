@@ -25,6 +25,7 @@ def stem(word: str) -> str:
 class Lexicon:
     negation: frozenset[str]
     verb_negation: frozenset[str]
+    ending_negation: frozenset[str]
     prefixes: tuple[str, ...]
     min_stem: int
     exclusives: frozenset[str]
@@ -80,6 +81,7 @@ def lexicon() -> Lexicon:
                 for name, levels in cues["modality"].items() if isinstance(levels, list)}
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
+        ending_negation=frozenset(pol["ending_cues"]),
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
         exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},

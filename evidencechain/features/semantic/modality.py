@@ -45,6 +45,13 @@ def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
     return e.word(j) in lex.attribution and any(a.word(i) in lex.reporting for i in range(k))
 
 
+def _done(v: View, k: int) -> bool:
+    """A verb in a past form ('dredged', 'sold', 'has opened'), not after 'to': a status the
+    answer states as reached."""
+    w = v.word(k)
+    return w != v.lemma(k) and not w.endswith(("s", "ing", "est", "er", "ly")) and _token(v, k - 1) != "to"
+
+
 def _hedged(a: View, k: int, mine: dict[int, int], top: int, lex: Lexicon) -> bool:
     """Whether the answer's word at k keeps a hedge: a scale word below `top` anywhere, or an
     auxiliary before it in its clause ('so that larger ships can dock' hedges 'dock', not 'dredged')."""
@@ -74,10 +81,11 @@ def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             scoped = e.next_content(j, 4)
             if level == top or scoped is None or (name == "status" and level > 0):
                 continue
-            hits = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)]
+            done = [k for k, lv in mine.items() if lv == top]  # 'allege that X took' -> 'X was convicted of taking'
+            hits = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
+                    and (name == "epistemic" or done or _done(a, k))]
             if hits and not _kept(a, hits[0], e, j, lex):
-                done = [k for k, lv in mine.items() if lv == top]  # 'allege that X took' -> 'X was convicted of taking'
-                k = min(done, key=lambda k: abs(k - hits[0])) if done and level < top else hits[0]
+                k = min(done, key=lambda k: abs(k - hits[0])) if done else hits[0]
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
         if name != "epistemic":
             continue
