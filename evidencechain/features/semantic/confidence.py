@@ -48,7 +48,7 @@ from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
-_MIXED_OK = ("polarity", "antonym", "modality")
+_MIXED_OK = ("polarity", "modality")
 
 
 def _from_source(a: View, s: Signal, source: frozenset[str]) -> float:
@@ -281,7 +281,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     for s in signals:
         forward, back = _restated(a, e, s, lex)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
-        if not ok and s.cls in _MIXED_OK and back >= rule["min_covered"] \
+        if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, s, source) >= rule["min_restated"] \
                 and _local(a, e, s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours

@@ -7,7 +7,7 @@ $1.8 billion and open" / "should open ... at a cost of"), and an attributing hed
 hit") by a verb of saying before the word ("X said he hit")."""
 from __future__ import annotations
 
-from .align import View
+from .align import View, sentence_view
 from .base import Signal
 from .lexicon import Lexicon, stem
 from .polarity import prefixed
@@ -42,7 +42,9 @@ def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
     ('likely' / 'unlikely': polarity's business), or an attributing hedge by a verb of saying."""
     if any(prefixed(a.word(i), lex) == stem(e.word(j)) for i in range(len(a))):
         return True
-    return e.word(j) in lex.attribution and any(a.word(i) in lex.reporting for i in range(k))
+    whole = sentence_view(a.doc, a.start, a.end)  # a clause's sentence: 'It is believed the men who ... attended'
+    return e.word(j) in lex.attribution and any(whole.word(i) in lex.reporting for i in range(len(whole))
+                                                 if whole.idx[i] < a.idx[k])
 
 
 def _done(v: View, k: int) -> bool:
