@@ -118,10 +118,10 @@ def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch
     monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(root))
     record = {"context": ["In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."],
               "answer": "Veltrazine did not reduce blood pressure in adults over sixty."}
-    with Detector.default(cache_dir=root, quiet=True, conflicts=True) as detector:
-        assert detector.info()["conflict_rule"]
+    with Detector.default(cache_dir=root, quiet=True) as detector:  # on in the default model's card
+        assert detector.conflicts and detector.info()["conflict_rule"]
         result = detector.predict(**record)
-    with Detector.default(cache_dir=root, quiet=True) as plain:  # opt-in: off in the default model's card
+    with Detector.default(cache_dir=root, quiet=True, conflicts=False) as plain:
         assert not plain.conflicts
         off = plain.predict(**record)
     assert result.verdict == "hallucinated"
@@ -149,7 +149,7 @@ def test_detect_cli_conflict_rule_flag_names_class_and_evidence(tmp_path_factory
     code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on", "--format", "pretty",
                               "--color", "never"])
     assert code == 0 and "antonym; evidence: increased" in out, out + err
-    code, out, err = run_cli(["detect", str(data), "-q"])
+    code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "off"])
     assert code == 0 and all(s["level"] != "rule" for s in json.loads(out)["spans"])
 
 

@@ -51,10 +51,15 @@ _STRENGTHENED_ONLY = ("epistemic", "status")
 _MIXED_OK = ("polarity", "modality")
 
 
-def _from_source(a: View, s: Signal, source: frozenset[str]) -> float:
-    """Share of the answer's other content words that the source states anywhere."""
+def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
+    """Share of the answer's other content words that the source states anywhere; 0 when one that
+    the clauses of e holding the evidence words lack stands in another clause of e ('Bolt was not
+    voiced by X' for 'Mina is Bolt's friend, ... where she is voiced by X': another subject)."""
     own = set(s.tokens)
+    home = _home(e, s, lex).content_keys
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    if any(a.keys(k) & e.content_keys and not a.keys(k) & home for k in ks):
+        return 0.0
     return sum(bool(a.keys(k) & source) for k in ks) / len(ks) if ks else 1.0
 
 
@@ -282,7 +287,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         forward, back = _restated(a, e, s, lex)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
-                and forward >= rule["min_restated_mixed"] and _from_source(a, s, source) >= rule["min_restated"] \
+                and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, e, s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
         if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)

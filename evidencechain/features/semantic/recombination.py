@@ -85,7 +85,7 @@ def _context(v: View, value: Value, vals: list[Value], lex: Lexicon | None = Non
     lo, hi = min(value.positions), max(value.positions)
     first, last = max(0, lo - WINDOW), min(len(v), hi + WINDOW + 1)
     if lex is not None:
-        first, last = next(((c, d) for c, d in clauses(v, vals, lex) if c <= lo < d), (first, last))
+        first, last = own_clause(v, lo, clauses(v, vals, lex), lex)
     others = {k for x in vals if x.kind == value.kind for k in x.positions}
     ks = [k for k in range(first, last)
           if (k < lo or k > hi) and k not in others and (v.content(k) or v.doc.like_num[v.idx[k]])]
@@ -128,9 +128,10 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
             partner = max((y for y in mine if (y.key, y.kind) == (best.key, best.kind)),
                           key=lambda y: _similarity(_context(a, y, mine), _context(e, best, theirs)))
             order_kept = (own.positions[0] < best.positions[0]) == (x.positions[0] < partner.positions[0])
-            near = _context(a, x, mine, lex)  # in its clause: reordered clauses keep their values
-            fit = _similarity(near, _context(e, best, theirs, lex))
-            if order_kept or fit <= _similarity(near, _context(e, own, theirs, lex)) + 0.1:
+            fit = _similarity(ctx, _context(e, best, theirs))
+            near = _context(a, x, mine, lex)  # its whole clause: reordered clauses keep their values
+            if order_kept or fit <= _similarity(ctx, _context(e, own, theirs)) + 0.1 \
+                    or _similarity(near, _context(e, own, theirs, lex)) > _similarity(near, _context(e, best, theirs, lex)):
                 continue
         else:  # a value of another evidence sentence in place of the one this sentence gives
             missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
@@ -176,6 +177,14 @@ def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> lis
     return out or [(0, len(v))]
 
 
+def own_clause(v: View, k: int, parts: list[tuple[int, int]], lex: Lexicon) -> tuple[int, int]:
+    """The clause of `parts` that holds position k, from its relative word after a comma where
+    one opens before k ('Ayla Demir, who became director in 2016,': the relative clause's event)."""
+    lo, hi = next(c for c in parts if c[0] <= k < c[1])
+    opened = [j for j in range(lo + 1, k) if v.word(j) in lex.relative and v.word(j - 1) == ","]
+    return (opened[0] if opened else lo), hi
+
+
 def _kept(a: View, e: View, y: Value) -> bool:
     """Whether the answer has most of a value's words (a name it keeps, split or joined otherwise)."""
     ks = [k for k in y.positions if e.content(k)]
@@ -211,7 +220,7 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
         if x.kind == "group":  # 'Dutch' / 'Frisian': one nationality contains the other
             continue
         key = (x.key, _named(x.kind))
-        lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
+        lo, hi = own_clause(a, x.positions[0], my_clauses, lex)
         frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
         homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])
                  and (c[0] is e or x.kind in ("person", "year", "number"))]
