@@ -130,8 +130,9 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
             order_kept = (own.positions[0] < best.positions[0]) == (x.positions[0] < partner.positions[0])
             fit = _similarity(ctx, _context(e, best, theirs))
             near = _context(a, x, mine, lex)  # its whole clause: reordered clauses keep their values
+            home, other = _context(e, own, theirs, lex), _context(e, best, theirs, lex)
             if order_kept or fit <= _similarity(ctx, _context(e, own, theirs)) + 0.1 \
-                    or _similarity(near, _context(e, own, theirs, lex)) > _similarity(near, _context(e, best, theirs, lex)):
+                    or (home != other and _similarity(near, home) >= _similarity(near, other)):
                 continue
         else:  # a value of another evidence sentence in place of the one this sentence gives
             missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
