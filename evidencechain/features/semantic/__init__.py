@@ -48,10 +48,16 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if other is None:
             continue
         for s in _signals(part, other, evidence, lex, whole=False):
+            if s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))):
+                continue  # the sentence has the opposite too ('up ..., but down'): the clause alone misleads
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
             if not clash or (s.confident and not any(x.confident for x in clash)):
                 out = [x for x in out if x not in clash] + [s]
     return out
+
+
+def _first(v: View, words: str) -> int:
+    return next((k for k in range(len(v)) if v.word(k) == words.lower().split()[0]), 0)
 
 
 def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = True) -> list[Signal]:

@@ -38,6 +38,8 @@ class Lexicon:
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
     after_article: str
+    unreached: frozenset[str]
+    """Status words whose dropped hedge is a conflict ('proposed dredging' -> 'dredged')."""
     """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
@@ -88,6 +90,7 @@ def lexicon() -> Lexicon:
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
         after_article=str(cues["modality"]["after_article"]),
+        unreached=frozenset(cues["modality"]["unreached"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),

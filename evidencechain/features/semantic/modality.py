@@ -81,7 +81,8 @@ def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
         top = max(scale.values())
         for j, level in theirs.items():  # a hedge the answer drops: "may reduce", "proposed dredging" -> "dredged"
             scoped = e.next_content(j, 4)
-            if level == top or scoped is None or (name == "status" and level > 0):
+            if level == top or scoped is None or e.word(j) in lex.attribution \
+                    or (name == "status" and e.word(j) not in lex.unreached):
                 continue
             done = [k for k, lv in mine.items() if lv == top]  # 'allege that X took' -> 'X was convicted of taking'
             hits = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
