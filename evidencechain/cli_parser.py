@@ -124,7 +124,7 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     detect.add_argument("--conflict-rule", choices=["on", "off"],
                         help="on: also flag, by rule (level 'rule'), the words of confident semantic error "
                              "signals (negation, antonym, roles, quantity, recombination, modality) "
-                             "whatever the detector says (default: as the model's card says; off for the "
+                             "whatever the detector says (default: as the model's card says; on for the "
                              "default model)")
     detect.add_argument("--out", metavar="FILE",
                         help="write the records to this file instead of standard output (an existing file is "

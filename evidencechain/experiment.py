@@ -91,7 +91,12 @@ def ablation_table(model: EvidenceChain, params: dict, train, calibration, test,
                                        response_aggregation=model.response_aggregation,
                                        detector_params={name: {**params.get(name, {}), "groups": variants[variant]}},
                                        threshold_metric=model.threshold_metric)
-        sub.fit_tables(train, calibration, span_labels=span_labels)
+        fitted = model.detectors.get(name)
+        if fitted is not None and _same_detector(fitted, sub.new_detector(name)):
+            sub.detectors = {name: fitted}  # the variant is the model's own detector, fitted on `train`
+            sub.calibrate(calibration, span_labels)
+        else:
+            sub.fit_tables(train, calibration, span_labels=span_labels)
         scored = sub.score_tables(test)
         rows = []
         for level, frame in level_frames(scored).items():
@@ -103,6 +108,14 @@ def ablation_table(model: EvidenceChain, params: dict, train, calibration, test,
 
     rows = [row for part in map_forked(refit, list(variants)) for row in part]
     return pd.DataFrame(rows, columns=["variant", "detector", "level", *METRIC_COLUMNS])
+
+
+def _same_detector(fitted, fresh) -> bool:
+    """Whether `fresh` (unfitted) would be fitted to `fitted`: same class, same parameters."""
+    if type(fitted) is not type(fresh):
+        return False
+    a, b = fitted.get_params(deep=False), fresh.get_params(deep=False)
+    return a.keys() == b.keys() and all(repr(a[k]) == repr(b[k]) for k in a)
 
 
 @dataclass
@@ -153,8 +166,8 @@ def write_details(stage: Path, details: RunDetails) -> None:
     if config.evaluation.ablation:
         results["ablation"] = ablation_table(model, detector_params(config, unit), train, calibration, test,
                                              span_labels, config.evaluation.ablation_detector)
-    parts = {"train": (unit.fit, model.risk_tables(train)),
-             "calibration": (unit.calibration, model.risk_tables(calibration)),
+    parts = {"train": (unit.fit, _counted(model, train)),
+             "calibration": (unit.calibration, _counted(model, calibration)),
              "test": (unit.test, scored)}
     described = [corpora[unit.test].corpus]
     results.update(dataset_tables(parts, described))
@@ -202,6 +215,13 @@ def write_details(stage: Path, details: RunDetails) -> None:
         "outputs": sorted([p.name for p in stage.iterdir() if p.is_file()] + ["run.json"]),
     }
     atomic_write_text(stage / "run.json", json.dumps(run, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def _counted(model: EvidenceChain, tables: FeatureTables) -> ScoredTables:
+    """What `dataset_tables` counts of a split (its rows and labels; no risks needed)."""
+    if tables.responses is not None:
+        return ScoredTables(tables.sentences, tables.tokens, tables.responses, tables)
+    return model.risk_tables(tables)
 
 
 def _shift_summary(stage: Path) -> dict[str, list[str]]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+from scipy.integrate import trapezoid
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from .text.parse import ParsedText
@@ -36,12 +37,35 @@ def binary_metrics(y_true, scores, threshold: float, predicted=None) -> dict[str
         "recall": recall,
         "f1": f1,
         "accuracy": float((pred == (y == 1)).mean()) if len(y) else float("nan"),
-        "roc_auc": float(roc_auc_score(y, s)) if both else float("nan"),
-        "pr_auc": float(average_precision_score(y, s)) if both else float("nan"),
+        **(_ranking_scores(y, s) if both else {"roc_auc": float("nan"), "pr_auc": float("nan")}),
         "threshold": float(threshold),
         "n": len(y),
         "positives": int(y.sum()),
     }
+
+
+def _ranking_scores(y: np.ndarray, s: np.ndarray) -> dict[str, float]:
+    """ROC-AUC and PR-AUC of 0/1 labels `y` (both classes present) for scores `s`: the same
+    floats as sklearn's `roc_auc_score` and `average_precision_score` (the same curve points
+    and sums), without their per-call validation; scores that are not finite go to sklearn."""
+    if not np.isfinite(s).all():
+        return {"roc_auc": float(roc_auc_score(y, s)), "pr_auc": float(average_precision_score(y, s))}
+    order = np.argsort(-s, kind="stable")
+    ranked = s[order]
+    cut = np.concatenate([np.nonzero(np.diff(ranked))[0], [len(ranked) - 1]])
+    tps = np.cumsum((y[order] == 1).astype(np.float64))[cut]
+    fps = 1 + cut.astype(np.float64) - tps
+    keep_tps, keep_fps = tps, fps
+    if len(fps) > 2:  # roc_curve's drop_intermediate
+        optimal = np.nonzero(np.concatenate([[True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), [True]]))[0]
+        keep_fps, keep_tps = fps[optimal], tps[optimal]
+    fpr = np.concatenate([[0.0], keep_fps]) / keep_fps[-1]
+    tpr = np.concatenate([[0.0], keep_tps]) / keep_tps[-1]
+    ps = tps + fps
+    precision = np.concatenate([np.flip(np.where(ps != 0, np.divide(tps, ps), 0.0)), [1.0]])
+    recall = np.concatenate([np.flip(tps / tps[-1]), [0.0]])
+    return {"roc_auc": float(trapezoid(tpr, fpr)),
+            "pr_auc": float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))}
 
 
 def balanced_accuracy(y, scores, threshold: float, predicted=None) -> float:

@@ -159,10 +159,7 @@ class EvidenceChain:
         self.timings = {}
         for name in self.detector_names:
             t0 = time.perf_counter()
-            given = self.detector_params.get(name, {})
-            shared = {k: getattr(self.features, k) for k in DETECTORS[name].tags()["feature_params"]
-                      if k not in given}
-            det = make_detector(name, self.random_state, **shared, **given)
+            det = self.new_detector(name)
             try:
                 self.detectors[name] = det.fit(train)
             except FitDataError as exc:
@@ -174,8 +171,21 @@ class EvidenceChain:
             self.timings[name] = time.perf_counter() - t0
         return self
 
+    def new_detector(self, name: str) -> Method:
+        """The unfitted detector `name` as `fit_detectors` makes it (its parameters, and the
+        feature settings it takes from this model's features)."""
+        given = self.detector_params.get(name, {})
+        shared = {k: getattr(self.features, k) for k in DETECTORS[name].tags()["feature_params"] if k not in given}
+        return make_detector(name, self.random_state, **shared, **given)
+
     def calibrate(self, calibration: FeatureTables, span_labels: bool = True) -> EvidenceChain:
         """Aggregations ('auto') and one threshold per detector and level, from calibration only."""
+        self.calibrate_scored(calibration, span_labels)
+        return self
+
+    def calibrate_scored(self, calibration: FeatureTables, span_labels: bool = True) -> ScoredTables:
+        """`calibrate`, returning the calibration tables scored with the thresholds chosen: what
+        `score_tables(calibration, evidence=False)` gives, without scoring them again."""
         self.thresholds = {}
         self.span_rules = {}
         self.stacker = None
@@ -198,7 +208,11 @@ class EvidenceChain:
                 self.span_rules[name] = choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(),
                                                          levels["word"])
             self.thresholds[name] = levels
-        return self
+        has_sentences = scored.responses["sentences"].to_numpy() > 0
+        rows = None
+        for name in self.detector_names:
+            rows = self._add_predictions(name, scored.sentences, scored.tokens, scored.responses, has_sentences, rows)
+        return scored
 
     def aggregation_of(self, name: str) -> str:
         """The sentence-to-response aggregation a detector uses (chosen on calibration for 'auto')."""
@@ -274,22 +288,27 @@ class EvidenceChain:
             if len(tokens):
                 tokens[f"risk_{name}"] = det.score_tokens(tokens, sentences, risk)
             if with_predictions:
-                cut = self.thresholds[name]
-                sentences[f"pred_{name}"] = (risk >= cut["sentence"]).astype(np.int8)
-                responses[f"pred_{name}"] = ((responses[f"risk_{name}"] >= cut["response"])
-                                             & has_sentences).astype(np.int8)
-                if len(tokens) and "word" in cut:
-                    rule = self.span_rules.get(name, {"gap": 0, "drop_function_only": False})
-                    if rows is None and (rule["gap"] or rule["drop_function_only"]):
-                        rows = sentence_rows(tokens)
-                    tokens[f"pred_{name}"] = refine_word_mask(
-                        tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"], **rule,
-                        rows_by_sentence=rows).astype(np.int8)
+                rows = self._add_predictions(name, sentences, tokens, responses, has_sentences, rows)
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         if getattr(self, "stacker", None) is not None:
             self.stacker.add_columns(sentences, tokens, responses,
                                      self.thresholds[STACKED] if with_predictions else None)
         return ScoredTables(sentences, tokens, responses, tables)
+
+    def _add_predictions(self, name: str, sentences: pd.DataFrame, tokens: pd.DataFrame, responses: pd.DataFrame,
+                         has_sentences: np.ndarray, rows: list | None) -> list | None:
+        """`pred_<name>` at each level from `risk_<name>`, the thresholds and the span rule; the
+        token rows of each sentence (`wordlevel.sentence_rows`) once a span rule needed them."""
+        cut = self.thresholds[name]
+        sentences[f"pred_{name}"] = (sentences[f"risk_{name}"].to_numpy() >= cut["sentence"]).astype(np.int8)
+        responses[f"pred_{name}"] = ((responses[f"risk_{name}"] >= cut["response"]) & has_sentences).astype(np.int8)
+        if len(tokens) and "word" in cut:
+            rule = self.span_rules.get(name, {"gap": 0, "drop_function_only": False})
+            if rows is None and (rule["gap"] or rule["drop_function_only"]):
+                rows = sentence_rows(tokens)
+            tokens[f"pred_{name}"] = refine_word_mask(tokens, tokens[f"risk_{name}"].to_numpy() >= cut["word"],
+                                                      **rule, rows_by_sentence=rows).astype(np.int8)
+        return rows
 
     def _response_risks(self, name: str, sentences: pd.DataFrame, risk: np.ndarray, own: pd.Series | None,
                         responses: pd.DataFrame, has_sentences: np.ndarray) -> np.ndarray:

@@ -37,7 +37,7 @@ from .evaluate import (
 from .experiment import RunDetails, UnitDetails, write_details
 from .features import FeatureExtractor, FeatureTables, configure
 from .io import check_cache_dir, check_output_dir, stable_hash, staged_directory, write_csv
-from .model import EvidenceChain
+from .model import EvidenceChain, ScoredTables
 from .plan import (
     UNIT_COLUMNS,
     Unit,
@@ -134,9 +134,9 @@ class UnitRunner:
         self.fitted: dict[tuple, dict] = {}
 
     def model(self, unit: Unit, extractor: FeatureExtractor, train: FeatureTables, calibration: FeatureTables,
-              span_labels: bool) -> tuple[EvidenceChain, list[str]]:
-        """The unit's calibrated model (detectors fitted once per extractor and parameters), and
-        the reasons for the detectors it leaves out."""
+              span_labels: bool) -> tuple[EvidenceChain, list[str], ScoredTables]:
+        """The unit's calibrated model (detectors fitted once per extractor and parameters), the
+        reasons for the detectors it leaves out, and the calibration tables it scored."""
         config = self.config
         names, primary, dropped = unit_detectors(config, self.corpora[unit.fit].corpus)
         params = {k: v for k, v in detector_params(config, unit).items() if k in names}
@@ -150,8 +150,8 @@ class UnitRunner:
             else:
                 model = EvidenceChain.from_parts(extractor, **settings).fit_detectors(train, corpus=unit.fit)
                 self.fitted[key] = model.detectors
-            model.calibrate(calibration, span_labels=span_labels)
-        return model, dropped
+            cal_scored = model.calibrate_scored(calibration, span_labels=span_labels)
+        return model, dropped, cal_scored
 
     def run(self, unit: Unit, out: Collected) -> UnitDetails:
         """Score `unit` and add its rows to `out`; what the detailed tables need of it."""
@@ -161,10 +161,10 @@ class UnitRunner:
         calibration = self.store.tables(corpora[unit.calibration], unit.calibration_ids, extractor)
         test = self.store.tables(corpora[unit.test], unit.test_ids, extractor)
         skipped = skipped_levels(unit, corpora)
-        model, dropped = self.model(unit, extractor, train, calibration, span_labels="word" not in skipped)
+        model, dropped, cal_scored = self.model(unit, extractor, train, calibration,
+                                                span_labels="word" not in skipped)
         with watch("score"):
             scored = model.score_tables(test)  # the test split is scored exactly once
-            cal_scored = model.score_tables(calibration, evidence=False)
         test_corpus = corpora[unit.test].corpus.subset(response_ids=set(unit.test_ids))
         names = list(model.detector_names)
         with watch("evaluate"):

@@ -75,29 +75,56 @@ def refine_word_mask(tokens: pd.DataFrame, mask: np.ndarray, gap: int, drop_func
     if gap == 0 and not drop_function_only:
         return mask & ~punct
     function = (tokens["is_stop"].to_numpy() > 0) | punct
-    for rows in rows_by_sentence if rows_by_sentence is not None else sentence_rows(tokens):
-        flagged = rows[mask[rows]]
-        if not len(flagged):
-            continue
-        pos = {r: k for k, r in enumerate(rows)}
-        if gap:
-            for a, b in zip(flagged[:-1], flagged[1:]):
-                between = rows[pos[a] + 1:pos[b]]
-                words = between[~punct[between]]
-                if len(words) <= gap and function[between].all():
-                    mask[words] = True
-        if drop_function_only:
-            run: list[int] = []
-            for r in [*rows, None]:
-                if r is not None and (mask[r] or (punct[r] and run)):
-                    run.append(r)
-                    continue
-                words = [x for x in run if mask[x] and not punct[x]]
-                if words and function[words].all():
-                    mask[words] = False
-                run = []
+    rows = rows_by_sentence if rows_by_sentence is not None else sentence_rows(tokens)
+    if not rows:
+        mask[punct] = False
+        return mask
+    order = np.concatenate(rows)  # every sentence's token rows, in token order, one after another
+    sentence = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+    same = np.concatenate([[False], sentence[1:] == sentence[:-1]])  # continues the previous row's sentence
+    p_punct, p_function = punct[order], function[order]
+    if gap:
+        mask[order[_bridged(mask[order], p_punct, p_function, sentence, gap)]] = True
+    if drop_function_only:
+        mask[order[_function_only_runs(mask[order], p_punct, p_function, same)]] = False
     mask[punct] = False
     return mask
+
+
+def _bridged(flag: np.ndarray, punct: np.ndarray, function: np.ndarray, sentence: np.ndarray,
+             gap: int) -> np.ndarray:
+    """Positions (in sentence order) of the words between two consecutive flagged positions of a
+    sentence when at most `gap` words lie between and every token between is a function word."""
+    at = np.flatnonzero(flag)
+    a, b = at[:-1], at[1:]
+    words = np.concatenate([[0], np.cumsum(~punct)])
+    other = np.concatenate([[0], np.cumsum(~function)])
+    ok = (sentence[a] == sentence[b]) & (words[b] - words[a + 1] <= gap) & (other[b] == other[a + 1])
+    inside = np.zeros(len(flag) + 1, dtype=np.int64)
+    np.add.at(inside, a[ok] + 1, 1)
+    np.add.at(inside, b[ok], -1)
+    return (np.cumsum(inside)[:-1] > 0) & ~punct
+
+
+def _function_only_runs(flag: np.ndarray, punct: np.ndarray, function: np.ndarray,
+                        same: np.ndarray) -> np.ndarray:
+    """Positions of the flagged words of runs made of function words only. A run is flagged
+    tokens, punctuation included once the run has started, within one sentence."""
+    n = len(flag)
+    anchor = flag | ~punct  # a token that starts, or ends, a run by itself
+    start_of_sentence = ~same
+    last = np.where(anchor | start_of_sentence, np.arange(n), -1)
+    last = np.maximum.accumulate(last)
+    in_run = flag | (punct & ~(anchor | start_of_sentence) & flag[last] & anchor[last])
+    starts = in_run & ~(np.concatenate([[False], in_run[:-1]]) & same)
+    run = np.cumsum(starts) - 1
+    words = in_run & flag & ~punct
+    ids = run[words]
+    total = np.bincount(ids, minlength=int(run.max()) + 1 if n else 0)
+    content = np.bincount(ids, weights=~function[words], minlength=len(total))
+    drop = np.zeros(n, dtype=bool)
+    drop[words] = (total[ids] > 0) & (content[ids] == 0)
+    return drop
 
 
 def choose_span_rule(tokens: pd.DataFrame, risk: np.ndarray, threshold: float) -> dict:

@@ -120,7 +120,7 @@ def audit_run(audit_corpus, tmp_path_factory) -> tuple[Path, dict[str, list]]:
     tmp = tmp_path_factory.mktemp("audit_run")
     seen: dict[str, list] = {"extractor_fit": [], "fit_detectors": [], "calibrate": []}
     original_fit, original_fit_detectors = FeatureExtractor.fit, EvidenceChain.fit_detectors
-    original_calibrate = EvidenceChain.calibrate
+    original_calibrate = EvidenceChain.calibrate_scored  # `calibrate` calibrates through it
 
     def fit(self, corpus, progress=True):
         seen["extractor_fit"].append({r.source_id for r in corpus.responses})
@@ -130,7 +130,7 @@ def audit_run(audit_corpus, tmp_path_factory) -> tuple[Path, dict[str, list]]:
         seen["fit_detectors"].append(set(train.sentences.source_id))
         return original_fit_detectors(self, train, corpus)
 
-    def calibrate(self, calibration, span_labels=True):
+    def calibrate_scored(self, calibration, span_labels=True):
         seen["calibrate"].append(set(calibration.sentences.source_id))
         return original_calibrate(self, calibration, span_labels)
 
@@ -142,7 +142,7 @@ def audit_run(audit_corpus, tmp_path_factory) -> tuple[Path, dict[str, list]]:
     mp.setenv("EVIDENCECHAIN_WORKERS", "2")  # test_experiment's second run parses in one
     mp.setattr(FeatureExtractor, "fit", fit)
     mp.setattr(EvidenceChain, "fit_detectors", fit_detectors)
-    mp.setattr(EvidenceChain, "calibrate", calibrate)
+    mp.setattr(EvidenceChain, "calibrate_scored", calibrate_scored)
     try:
         out = run(config, tmp / "out", progress=False)
     finally:

@@ -149,6 +149,8 @@ def test_detect_cli_conflict_rule_flag_names_class_and_evidence(tmp_path_factory
     code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "on", "--format", "pretty",
                               "--color", "never"])
     assert code == 0 and "antonym; evidence: increased" in out, out + err
+    code, out, err = run_cli(["detect", str(data), "-q"])  # on for the default model
+    assert code == 0 and [s["level"] for s in json.loads(out)["spans"]].count("rule") == 1
     code, out, err = run_cli(["detect", str(data), "-q", "--conflict-rule", "off"])
     assert code == 0 and all(s["level"] != "rule" for s in json.loads(out)["spans"])
 

@@ -13,7 +13,7 @@ from evidencechain.text.parallel import one_openmp_thread
 
 def test_spacy_is_imported_without_its_command_line_which_still_works_on_demand():
     code = ("import sys\n"
-            "from evidencechain.detect._light import import_spacy_lightly\n"
+            "from evidencechain.text.spacy_import import import_spacy_lightly\n"
             "import_spacy_lightly()\n"
             "import spacy\n"
             "print('spacy.cli' in sys.modules, 'requests' in sys.modules, 'torch' in sys.modules)\n"
@@ -23,6 +23,14 @@ def test_spacy_is_imported_without_its_command_line_which_still_works_on_demand(
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["False False False", "True", "True A test."]
+
+
+def test_every_entry_point_imports_spacy_without_torch():
+    code = ("import sys\nimport evidencechain.config, evidencechain.runner\n"
+            "print('spacy' in sys.modules, 'torch' in sys.modules, 'spacy.cli' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "False"]
 
 
 def _openmp_threads() -> set[int]:

@@ -390,3 +390,48 @@ def test_tokens_to_spans_joins_punctuation_within_a_sentence_only():
     assert text[slice(*spans[1][:2])] == "big"
     assert token_labels(parsed, [(0, 3)]).tolist()[:2] == [1, 0]
     assert token_labels(parsed, []).sum() == 0
+
+
+def test_pipeline_name_and_components_from_package_files_are_the_loaded_pipelines():
+    from evidencechain.text.nlp import enabled_components, load_pipeline, pipeline_name
+
+    for kind in ("auto", "blank"):
+        nlp, name = load_pipeline(kind)
+        assert (pipeline_name(kind), enabled_components(kind)) == (name, nlp.pipe_names)
+        assert parse_module.rule_pipeline(kind) == (nlp.pipe_names == ["sentencizer"])
+
+
+def test_cached_texts_are_read_without_loading_the_pipeline(tmp_path, monkeypatch):
+    texts = ["Warm runs load no pipeline.", "The second text, 2027."]
+    first = parse_texts(texts, cache=ParseCache(tmp_path / "p.sqlite"), progress=False)
+
+    def refuse(kind):
+        raise AssertionError("pipeline loaded")
+
+    monkeypatch.setattr(parse_module, "load_pipeline", refuse)
+    for a, b in zip(first, parse_texts(texts, cache=ParseCache(tmp_path / "p.sqlite"), progress=False)):
+        _assert_same_parse(a, b)
+    with pytest.raises(AssertionError, match="pipeline loaded"):
+        parse_texts(["A text never seen."], cache=ParseCache(tmp_path / "p.sqlite"), progress=False)
+
+
+def test_dependency_name_and_vocabulary_from_package_files_are_the_parsers():
+    from evidencechain.text.dependency import (
+        DependencyParse,
+        dependency_pipeline_name,
+        dependency_vocab,
+        load_dependency_pipeline,
+    )
+
+    nlp = load_dependency_pipeline()
+    if nlp is None:
+        pytest.skip("no spaCy model with a parser installed")
+    meta = nlp.meta
+    assert dependency_pipeline_name() == f"dep:{meta['lang']}_{meta['name']}-{meta['version']}"
+    parse = DependencyParse.from_doc(nlp("The Eiffel Tower, finished in 1889, isn't 330 metres tall in Lyon."))
+
+    def rows(doc):
+        return [(t.text, t.lower_, t.norm_, t.is_stop, t.is_alpha, t.is_punct, t.like_num, t.shape_, t.tag_,
+                 t.pos_, t.dep_, t.head.i, t.is_sent_start) for t in doc]
+
+    assert rows(parse.doc(dependency_vocab())) == rows(parse.doc(nlp.vocab))

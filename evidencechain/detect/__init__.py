@@ -10,12 +10,8 @@ of every detector, `detect_files`).
 """
 from __future__ import annotations
 
-from ._light import import_spacy_lightly
-
-import_spacy_lightly()
-
-from ..results import DetectionResult, EvidenceRef, SentenceResult, Span  # noqa: E402
-from .api import Detector  # noqa: E402
-from .tables import detect_files  # noqa: E402
+from ..results import DetectionResult, EvidenceRef, SentenceResult, Span
+from .api import Detector
+from .tables import detect_files
 
 __all__ = ["DetectionResult", "Detector", "EvidenceRef", "SentenceResult", "Span", "detect_files"]

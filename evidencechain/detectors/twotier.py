@@ -20,6 +20,8 @@ NO_INFO_COLUMN = "no_info_gold"
 
 
 _LAST_TIERS: dict[int, tuple] = {}
+"""The tier model of the last detector scored and its last few tables' answers."""
+_KEEP_TABLES = 3
 
 
 class RAGHalu(EvidenceChainLR):
@@ -47,18 +49,21 @@ class RAGHalu(EvidenceChainLR):
         return self
 
     def no_info_probability(self, sentences: pd.DataFrame) -> np.ndarray:
-        """P(NO-INFO) per sentence; the last table's answer is kept, as scoring asks twice
-        (`score_sentences`, then `sentence_columns`)."""
+        """P(NO-INFO) per sentence; the last few tables' answers are kept, as scoring asks twice
+        (`score_sentences`, then `sentence_columns`) and a run scores its calibration table twice."""
         self.check_fitted("tier_model_")
         if not len(sentences):
             return np.zeros(0)
         texts = tuple(sentences["text"].astype(str))
-        last = _LAST_TIERS.get(id(self))
-        if last is not None and last[0] is self.tier_model_ and last[1] == texts:
-            return last[2]
+        kept = _LAST_TIERS.get(id(self))
+        if kept is None or kept[0] is not self.tier_model_:
+            _LAST_TIERS.clear()
+            kept = _LAST_TIERS[id(self)] = (self.tier_model_, [])
+        for seen, probability in kept[1]:
+            if seen == texts:
+                return probability
         probability = self.tier_model_.predict_proba(list(texts))[:, 1]
-        _LAST_TIERS.clear()
-        _LAST_TIERS[id(self)] = (self.tier_model_, texts, probability)
+        kept[1][:] = [*kept[1][-(_KEEP_TABLES - 1):], (texts, probability)]
         return probability
 
     def score_sentences(self, sentences: pd.DataFrame) -> np.ndarray:

@@ -19,7 +19,12 @@ import numpy as np
 import pandas as pd
 
 from ..text.cache import DEFAULT_CACHE, content_key
-from ..text.dependency import dependency_parses, dependency_pipeline_name, load_dependency_pipeline
+from ..text.dependency import (
+    dependency_parses,
+    dependency_pipeline_name,
+    dependency_vocab,
+    load_dependency_pipeline,
+)
 from ..text.nlp import load_pipeline
 from ..text.parallel import map_chunks
 from ..text.parse import ParsedText, parse_texts, pipeline_name, rule_pipeline, sentence_slice
@@ -70,16 +75,16 @@ def answer_triplets(jobs: dict[str, list[tuple[int, int, int]]], texts: dict[str
     """Triplets of every answer of `jobs` (response id -> its `sentence_jobs`): all their
     sentences parsed in one batch (each distinct sentence once, from the cache when seen before)."""
     pieces = [texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js]
-    nlp = load_dependency_pipeline()
-    if nlp is None:
+    if dependency_pipeline_name() is None:
         docs = iter(load_pipeline("blank")[0].pipe(pieces))
         return {rid: sentence_triplets(texts[rid], [(i, a, next(docs)) for i, a, _ in js], False)
                 for rid, js in jobs.items()}
     arcs = dependency_parses(pieces, cache=cache, progress=progress)
+    vocab = dependency_vocab()
     first = dict(zip(jobs, np.cumsum([0, *map(len, jobs.values())]).tolist()))
 
     def extract(rids: list[str]) -> list[list[Triplet]]:
-        return [sentence_triplets(texts[rid], [(i, a, arcs[first[rid] + n].doc(nlp.vocab))
+        return [sentence_triplets(texts[rid], [(i, a, arcs[first[rid] + n].doc(vocab))
                                                for n, (i, a, _) in enumerate(jobs[rid])], True) for rid in rids]
 
     rids = list(jobs)

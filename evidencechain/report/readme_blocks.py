@@ -208,7 +208,7 @@ def invented_suite_body(source: Path = INVENTED_SUITE) -> str | None:
         return None
     lines = [f"From `{source}` (the default model; caught: verdict 'hallucinated' with a span on the planted "
              "words; flagged: the verdict alone):", "",
-             "| class | cases | caught, rule off (default) | caught, `--conflict-rule on` | flagged, rule off | "
+             "| class | cases | caught, `--conflict-rule off` | caught, rule on (default) | flagged, rule off | "
              "flagged, rule on |", "|---|--:|--:|--:|--:|--:|"]
     for r in rows:
         paraphrase = r["kind"] != "error"

@@ -14,9 +14,10 @@ from functools import lru_cache
 
 import spacy
 from spacy.tokens import Doc
+from spacy.vocab import create_vocab
 
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
-from .nlp import MODEL_CANDIDATES, load_pipeline
+from .nlp import MODEL_CANDIDATES, PackageFiles, auto_package, load_pipeline
 from .parallel import map_chunks
 from .ruler import fast_match
 
@@ -83,11 +84,44 @@ def _sharing(source):
     return nlp
 
 
+def _shared_package() -> PackageFiles | None:
+    """The files of the token pipeline's package when `load_dependency_pipeline` shares that
+    pipeline (its config has a parser); None where only loading it tells."""
+    files = auto_package()
+    return files if files is not None and "parser" in files.components else None
+
+
 def dependency_pipeline_name() -> str | None:
-    nlp = load_dependency_pipeline()
-    if nlp is None:
-        return None
-    return f"dep:{nlp.meta.get('lang', 'en')}_{nlp.meta.get('name', 'model')}-{nlp.meta.get('version', '?')}"
+    """The dependency pipeline's name (None without one), from its package's files where it can
+    be read there (`text.nlp.package_files`): a warm run loads no model."""
+    files = _shared_package()
+    meta = files.meta if files is not None else None
+    if meta is None:
+        nlp = load_dependency_pipeline()
+        if nlp is None:
+            return None
+        meta = nlp.meta
+    return f"dep:{meta.get('lang', 'en')}_{meta.get('name', 'model')}-{meta.get('version', '?')}"
+
+
+@lru_cache(maxsize=1)
+def dependency_vocab():
+    """The vocabulary that Docs rebuilt from cached parses (`DependencyParse.doc`) are made
+    with: the dependency pipeline's language's (made as `Language` makes it), with its package's
+    vocabulary files (strings, lookups, vectors) read as `spacy.load` reads them, without
+    building the pipeline (about 0.5 s) where `_shared_package` finds them; else the loaded
+    pipeline's. Raises LookupError without a dependency pipeline."""
+    files = _shared_package()
+    if files is None:
+        nlp = load_dependency_pipeline()
+        if nlp is None:
+            raise LookupError("no spaCy model with a parser is installed")
+        return nlp.vocab
+    vectors = files.meta.get("vectors", {}).get("name")
+    vocab = create_vocab(files.meta["lang"], spacy.util.get_lang_class(files.meta["lang"]).Defaults, vectors)
+    if (files.data / "vocab").is_dir():
+        vocab.from_disk(files.data / "vocab")
+    return vocab
 
 
 def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None, batch_size: int = 256,
@@ -104,14 +138,17 @@ def parse_dependencies(texts: Iterable[str], *, cache: ParseCache | None = None,
 def dependency_parses(texts: Iterable[str], *, cache: ParseCache | None = None, batch_size: int = 256,
                       progress: bool = True, desc: str = "dependency parse") -> list[DependencyParse]:
     """`parse_dependencies` as plain data (`DependencyParse.doc` rebuilds each Doc)."""
-    nlp = load_dependency_pipeline()
-    if nlp is None:
+    name = dependency_pipeline_name()
+    if name is None:
         raise LookupError("no spaCy model with a parser is installed")
     texts = list(texts)
     cache = cache or DEFAULT_CACHE
-    name = dependency_pipeline_name()
     keys = [ParseCache.key(name, t) for t in texts]
-    found = cache.through(keys, texts, lambda todo: map_chunks(
-        lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
-        todo, progress=progress, desc=desc))
+
+    def parse(todo: list[str]) -> list:
+        nlp = load_dependency_pipeline()
+        return map_chunks(lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
+                          todo, progress=progress, desc=desc)
+
+    found = cache.through(keys, texts, parse)
     return [found[k] for k in keys]

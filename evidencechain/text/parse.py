@@ -8,8 +8,9 @@ from itertools import chain
 import numpy as np
 from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LIKE_NUM, LOWER, SENT_START
 
+from ..errors import MissingDependency
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
-from .nlp import load_pipeline
+from .nlp import enabled_components, load_pipeline, pipeline_name
 from .parallel import map_chunks
 
 __all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
@@ -154,25 +155,30 @@ def _parse_all(nlp, texts: list[str], has_ner: bool, batch_size: int) -> Iterato
 
 def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCache | None = None,
                 batch_size: int = 64, progress: bool = True, desc: str = "parse") -> list[ParsedText]:
-    """Parse texts in order; texts already in the cache are not parsed again."""
+    """Parse texts in order; texts already in the cache are not parsed again (the pipeline is
+    loaded only when some text is not)."""
     texts = list(texts)
-    nlp, name = load_pipeline(pipeline)
+    name = pipeline_name(pipeline)
     cache = cache or DEFAULT_CACHE
     keys = [ParseCache.key(name, t) for t in texts]
-    has_ner = _sets_entities(nlp)
-    found = cache.through(keys, texts, lambda todo: map_chunks(
-        lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)), todo, progress=progress, desc=desc))
+
+    def parse(todo: list[str]) -> list[ParsedText]:
+        nlp, loaded = load_pipeline(pipeline)
+        if loaded != name:
+            raise MissingDependency(f"spaCy pipeline {pipeline!r} loaded as {loaded!r}, but its package "
+                                    f"files name it {name!r}: reinstall the pipeline package")
+        has_ner = _sets_entities(nlp)
+        return map_chunks(lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)), todo,
+                          progress=progress, desc=desc)
+
+    found = cache.through(keys, texts, parse)
     return [found[k] for k in keys]
-
-
-def pipeline_name(pipeline: str = "auto") -> str:
-    return load_pipeline(pipeline)[1]
 
 
 def rule_pipeline(pipeline: str = "auto") -> bool:
     """Whether `pipeline` is a tokenizer and rule sentencizer only (the blank pipeline): then a
     sentence parsed alone is a slice of its text's parse (`sentence_slice`)."""
-    return load_pipeline(pipeline)[0].pipe_names == ["sentencizer"]
+    return enabled_components(pipeline) == ["sentencizer"]
 
 
 def sentence_slice(parsed: ParsedText, i: int, tokenizer=None) -> ParsedText | None:
