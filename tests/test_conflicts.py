@@ -119,7 +119,7 @@ def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch
     record = {"context": ["In a 2019 trial, the drug Veltrazine reduced blood pressure in adults over sixty."],
               "answer": "Veltrazine did not reduce blood pressure in adults over sixty."}
     with Detector.default(cache_dir=root, quiet=True) as detector:  # on in the default model's card
-        assert detector.info()["conflict_rule"]
+        assert detector.conflicts and detector.info()["conflict_rule"]
         result = detector.predict(**record)
     with Detector.default(cache_dir=root, quiet=True, conflicts=False) as plain:
         assert not plain.conflicts

@@ -16,7 +16,7 @@ from .lexicon import lexicon
 from .modality import modality_shifts
 from .polarity import polarity_flips
 from .quantities import quantity_conflicts
-from .recombination import clause_recombined, recombined, values
+from .recombination import clause_recombined, clauses, recombined, values
 from .roles import role_swaps
 
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
@@ -32,16 +32,43 @@ class EvidenceSide:
 
 
 def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
-    """The signals of one answer sentence, one per answer token at most (first class wins)."""
+    """The signals of one answer sentence, one per answer token at most (first class wins); then
+    those of each of its clauses against the evidence sentence it follows, where confident
+    ('X reopened on 14 December, but it didn't carry skiers' mixes two sentences; a clause restates
+    its sentence more closely than the whole does)."""
     lex = lexicon()
     e, _ = best_evidence(answer, evidence.sentences)
     if e is None:
         return []
+    out = _signals(answer, e, evidence, lex)
+    parts = clauses(answer, values(answer, lex), lex, sure=True)
+    for lo, hi in parts if len(parts) > 1 else ():
+        part = View(answer.doc, answer.idx[lo:hi], answer.start, answer.end)
+        other, _ = best_evidence(part, evidence.sentences)
+        if other is None:
+            continue
+        for s in _signals(part, other, evidence, lex, whole=False):
+            if s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))):
+                continue  # the sentence has the opposite too ('up ..., but down'): the clause alone misleads
+            clash = [x for x in out if set(x.tokens) & set(s.tokens)]
+            if not clash or (s.confident and not any(x.confident for x in clash)):
+                out = [x for x in out if x not in clash] + [s]
+    return out
+
+
+def _first(v: View, words: str) -> int:
+    return next((k for k in range(len(v)) if v.word(k) == words.lower().split()[0]), 0)
+
+
+def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = True) -> list[Signal]:
+    """`whole`: answer is a whole sentence (values recombined are judged on whole sentences only:
+    a clause lacks the values its sentence keeps elsewhere)."""
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex)
-    found += clause_recombined(answer, e, evidence.sentences, lex)
-    found += recombined(answer, e, evidence.values, lex)
+    if whole:
+        found += clause_recombined(answer, e, evidence.sentences, lex)
+        found += recombined(answer, e, evidence.values, lex)
     found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
     out, taken = [], set()

@@ -48,6 +48,35 @@ from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
+_MIXED_OK = ("polarity", "modality")
+
+
+def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
+    """Share of the answer's other content words that the source states anywhere; 0 when one that
+    the clauses of e holding the evidence words lack stands in another clause of e ('Bolt was not
+    voiced by X' for 'Mina is Bolt's friend, ... where she is voiced by X': another subject)."""
+    own = set(s.tokens)
+    home = _home(e, s, lex).content_keys
+    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    if any(a.keys(k) & e.content_keys and not a.keys(k) & home for k in ks):
+        return 0.0
+    return sum(bool(a.keys(k) & source) for k in ks) / len(ks) if ks else 1.0
+
+
+def _local(a: View, e: View, s: Signal) -> bool:
+    """Most of the flagged words' nearest content words, after them or else before them, are those
+    of the evidence's words ('failed to deploy the panels' / 'succeeded in deploying the panels')."""
+    ks = _positions(a, s)
+    words = s.evidence.lower().split()
+    js = [j for j in range(len(e)) if e.word(j) in words]
+    if not ks or not js:
+        return False
+    for step, k, j in ((1, ks[-1], js[-1]), (-1, ks[0], js[0])):
+        mine = [a.keys(i) for i in _clause(a, k, step, 3)]
+        theirs = frozenset().union(*(e.keys(i) for i in _clause(e, j, step, 4)))
+        if mine:
+            return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
+    return False
 
 
 def _home(e: View, s: Signal, lex: Lexicon) -> View:
@@ -102,6 +131,8 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
+    if not before:  # fronted: 'Before releasing X, won Y' for 'released X after it won Y'
+        before, left, right = _clause(a, k, 1), right, left
     same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same
@@ -250,10 +281,15 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     classes = {s.cls for s in signals}
     rivals = [alignment(a, o) for o in (others or []) if o is not e and o.content_keys != e.content_keys]
     unique = not rivals or alignment(a, e) - max(rivals) >= rule["min_margin"]
+    source = frozenset().union(*(o.content_keys for o in others or [e]))
     out = []
     for s in signals:
         forward, back = _restated(a, e, s, lex)
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
+        if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
+                and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
+                and _local(a, e, s):
+            ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
         if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
             ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
         elif ok and s.cls == "antonym":

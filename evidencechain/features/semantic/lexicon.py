@@ -25,6 +25,7 @@ def stem(word: str) -> str:
 class Lexicon:
     negation: frozenset[str]
     verb_negation: frozenset[str]
+    ending_negation: frozenset[str]
     prefixes: tuple[str, ...]
     min_stem: int
     exclusives: frozenset[str]
@@ -36,6 +37,10 @@ class Lexicon:
     not_units: frozenset[str]
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
+    after_article: str
+    unreached: frozenset[str]
+    """Status words whose dropped hedge is a conflict ('proposed dredging' -> 'dredged')."""
+    """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
@@ -78,11 +83,14 @@ def lexicon() -> Lexicon:
                 for name, levels in cues["modality"].items() if isinstance(levels, list)}
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
+        ending_negation=frozenset(pol["ending_cues"]),
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
         exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        after_article=str(cues["modality"]["after_article"]),
+        unreached=frozenset(cues["modality"]["unreached"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),

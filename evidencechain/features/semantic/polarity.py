@@ -7,9 +7,11 @@ from .lexicon import Lexicon, stem
 
 
 def is_cue(v: View, k: int, lex: Lexicon) -> bool:
-    """Whether the word at k is a negation cue ('not', 'failed' before 'to')."""
+    """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing')."""
     w = v.word(k)
-    return w in lex.negation or (w in lex.verb_negation and k + 1 < len(v) and v.word(k + 1) == "to")
+    after = v.word(k + 1) if k + 1 < len(v) else ""
+    return w in lex.negation or (w in lex.verb_negation and after == "to") \
+        or (w in lex.ending_negation and after.endswith("ing"))
 
 
 def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:

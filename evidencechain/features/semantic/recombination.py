@@ -79,11 +79,15 @@ def clause_alignment(a: View, tokens: tuple[int, ...], e: View, lex: Lexicon) ->
     return sum(bool(a.keys(k) & e.content_keys) for k in rest) / len(rest) if rest else 0.0
 
 
-def _context(v: View, value: Value, vals: list[Value]) -> frozenset[str]:
-    """Content lemmas near the value; values of its own kind are left out (they are what moves)."""
+def _context(v: View, value: Value, vals: list[Value], lex: Lexicon | None = None) -> frozenset[str]:
+    """Content lemmas near the value, or of its whole clause when `lex` is given; values of its own kind are
+    left out (they are what moves)."""
     lo, hi = min(value.positions), max(value.positions)
+    first, last = max(0, lo - WINDOW), min(len(v), hi + WINDOW + 1)
+    if lex is not None:
+        first, last = own_clause(v, lo, clauses(v, vals, lex), lex)
     others = {k for x in vals if x.kind == value.kind for k in x.positions}
-    ks = [k for k in range(max(0, lo - WINDOW), min(len(v), hi + WINDOW + 1))
+    ks = [k for k in range(first, last)
           if (k < lo or k > hi) and k not in others and (v.content(k) or v.doc.like_num[v.idx[k]])]
     return frozenset(v.lemma(k) for k in ks)
 
@@ -125,7 +129,10 @@ def recombined(a: View, e: View, evidence_values: set[tuple[str, str]], lex: Lex
                           key=lambda y: _similarity(_context(a, y, mine), _context(e, best, theirs)))
             order_kept = (own.positions[0] < best.positions[0]) == (x.positions[0] < partner.positions[0])
             fit = _similarity(ctx, _context(e, best, theirs))
-            if order_kept or fit <= _similarity(ctx, _context(e, own, theirs)) + 0.1:
+            near = _context(a, x, mine, lex)  # its whole clause: reordered clauses keep their values
+            home, other = _context(e, own, theirs, lex), _context(e, best, theirs, lex)
+            if order_kept or fit <= _similarity(ctx, _context(e, own, theirs)) + 0.1 \
+                    or (home != other and _similarity(near, home) >= _similarity(near, other)):
                 continue
         else:  # a value of another evidence sentence in place of the one this sentence gives
             missing = [y for y in rivals if (y.key, y.kind) not in my_keys]
@@ -145,9 +152,15 @@ def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> lis
     """The clauses of a sentence as position ranges [lo, hi): cut before every clause-starting word
     (cues.toml [clauses]); a piece with fewer than two words and values, or without a content word
     outside its values and without a light verb, joins the clause before it (the next one when it
-    is the first). `sure`: a conjunction ('and') starts a clause only after a comma."""
+    is the first); a relative clause opened after a comma closes at the next comma. `sure`: a conjunction ('and') starts a clause only after a comma."""
     cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks
-                  and not (sure and v.word(k) in lex.conjunctions and v.word(k - 1) != ",")] + [len(v)]
+                  and not (sure and v.word(k) in lex.conjunctions and v.word(k - 1) != ",")]
+    for k in list(cuts):  # ', who became director in 2016, had joined': the relative clause ends at its comma
+        if k and v.word(k) in lex.relative and v.word(k - 1) == ",":
+            close = next((m for m in range(k + 1, len(v) - 1) if v.word(m) == ","), None)
+            if close is not None and all(not (k < c <= close) for c in cuts):
+                cuts.append(close + 1)
+    cuts = sorted(cuts) + [len(v)]
     in_value = {k: n for n, x in enumerate(vals) for k in x.positions}
     out: list[tuple[int, int]] = []
     carried = None  # the start of a first piece too weak to stand alone
@@ -163,6 +176,14 @@ def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> lis
         elif carried is None:
             carried = lo
     return out or [(0, len(v))]
+
+
+def own_clause(v: View, k: int, parts: list[tuple[int, int]], lex: Lexicon) -> tuple[int, int]:
+    """The clause of `parts` that holds position k, from its relative word after a comma where
+    one opens before k ('Ayla Demir, who became director in 2016,': the relative clause's event)."""
+    lo, hi = next(c for c in parts if c[0] <= k < c[1])
+    opened = [j for j in range(lo + 1, k) if v.word(j) in lex.relative and v.word(j - 1) == ","]
+    return (opened[0] if opened else lo), hi
 
 
 def _kept(a: View, e: View, y: Value) -> bool:
@@ -200,7 +221,7 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
         if x.kind == "group":  # 'Dutch' / 'Frisian': one nationality contains the other
             continue
         key = (x.key, _named(x.kind))
-        lo, hi = next(c for c in my_clauses if c[0] <= x.positions[0] < c[1])
+        lo, hi = own_clause(a, x.positions[0], my_clauses, lex)
         frame = [k for k in range(lo, hi) if a.content(k) and k not in x.positions]
         homes = [c for c in where if any((y.key, _named(y.kind)) == key for y in c[3])
                  and (c[0] is e or x.kind in ("person", "year", "number"))]

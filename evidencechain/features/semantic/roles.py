@@ -30,7 +30,9 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict) 
     j, first, found = k + step, None, []
     while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
-            break
+            if not (v.word(j) == "," and step > 0 and not found and j + 1 in names):
+                break  # 'its smaller rival, Pemberly Freight': a name in apposition is the argument
+            first = None
         if v.keys(j) & shared and (v.content(j) or j in names):
             if j in names:
                 if not any(j in names[f] for f in found):
@@ -57,6 +59,12 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _closed(v: View, j: int, r: int) -> bool:
+    """A relative clause opened by a comma at j closes with a comma before the relation at r
+    ('Tamsett Brewing, which makes the ale, is a subsidiary of')."""
+    return j > 0 and v.word(j - 1) == "," and any(v.word(i) == "," for i in range(j + 1, r))
+
+
 def _distinctive(a: View, e: View, x: int, other: int, names: dict) -> int:
     """The token of x's name that the evidence has once and the other name lacks ('Calder' of
     'the Calder River' against 'the Orrin River'); x itself when none is."""
@@ -81,13 +89,17 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
-    if any(e.word(j) in lex.relative for j in range(min(ex, ey) + 1, max(ex, ey))):
+    if any(e.word(j) in lex.relative and not _closed(e, j, er) for j in range(min(ex, ey) + 1, max(ex, ey))):
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
     if (ex > er) == (_passive(a, r, x, y) != _passive(e, er, min(ex, ey), max(ex, ey))):
         return None
-    shown = e.span_text(list(range(min(ex, ey), max(ex, ey) + 1)))
+    inside = set()  # a closed relative clause says nothing of the relation
+    for j in range(min(ex, ey) + 1, max(ex, ey)):
+        if e.word(j) in lex.relative and _closed(e, j, er):
+            inside.update(range(j - 1, next(i for i in range(j + 1, er) if e.word(i) == ",") + 1))
+    shown = e.span_text([j for j in range(min(ex, ey), max(ex, ey) + 1) if j not in inside])
     words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
     return Signal("roles", tuple(int(a.idx[k]) for k in words), shown)
 

@@ -1,0 +1,77 @@
+"""General checks of the conflict rule's classes: quantifier and status scales as data, negation by
+ending verbs, clauses of an answer that mix two evidence sentences, and the paraphrase shapes that
+must stay quiet (a fronted converse, 'X after Y' for 'Y earlier than X', a relative clause with its
+own date, a status still to come). All facts are invented."""
+from __future__ import annotations
+
+import pytest
+
+from evidencechain.features.semantic import EvidenceSide, text_signals
+from evidencechain.features.semantic.align import sentence_views
+from evidencechain.features.semantic.lexicon import lexicon
+from evidencechain.features.semantic.recombination import clauses, values
+from evidencechain.text.parse import parse_texts
+
+
+def _confident(evidence: str, answer: str) -> list[tuple[str, str, str]]:
+    ev, doc = parse_texts([evidence, answer], progress=False)
+    return [(s.cls, " ".join(doc.token_text(t) for t in s.tokens), s.evidence)
+            for ss in text_signals(doc, EvidenceSide(ev)) for s in ss if s.confident]
+
+
+@pytest.mark.parametrize("evidence, answer, cls, words", [
+    ("Frost closed part of the Selby canal towpath in January.",
+     "Frost closed the whole Selby canal towpath in January.", "modality", "whole"),
+    ("Few of the villagers in Dorrin own a car.", "Many of the villagers in Dorrin own a car.", "modality", "Many"),
+    ("The Tilby council has applied for a 5-million-pound rail grant.",
+     "The Tilby council has received a 5-million-pound rail grant.", "modality", "received"),
+    ("The Marl harbour board has proposed widening the north quay.",
+     "The Marl harbour board has widened the north quay.", "modality", "widened"),
+    # two evidence sentences mixed in one answer sentence, the negation kept by its neighbours
+    ("The Orrin-3 probe was launched in May 2023.\n\nA week after launch, engineers succeeded in unfolding "
+     "the probe's main antenna.",
+     "A week after launch, engineers failed to unfold the Orrin-3 probe's main antenna.", "polarity", "failed"),
+    # a clause that follows another evidence sentence than its whole sentence
+    ("The Kessel ferry resumed service on 2 March after repairs to its engine.\n\nOver Easter the ferry "
+     "carried passengers to Holm every day.",
+     "The Kessel ferry resumed service on 2 March, but it did not carry passengers to Holm over Easter.",
+     "polarity", "not"),
+])
+def test_the_error_is_confident(evidence, answer, cls, words):
+    found = _confident(evidence, answer)
+    assert any(c == cls and words in w for c, w, _ in found), found
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The Dorran band toured Japan after it signed with Velo Records in 2011.",
+     "Before touring Japan, the Dorran band signed with Velo Records in 2011."),
+    ("The Alder bridge opened two years earlier than the Finch tunnel.",
+     "The Finch tunnel opened two years after the Alder bridge."),
+    ("Mara Quist joined Tolland Mills in 2004 and became its finance director in 2012.",
+     "Mara Quist, who became finance director of Tolland Mills in 2012, had joined the firm in 2004."),
+    ("The Brisk ferry stopped running to Holm in 2015.", "Since 2015 the Brisk ferry no longer runs to Holm."),
+    ("The Kerr lighthouse is scheduled to open to visitors in 2027.",
+     "The Kerr lighthouse will open to visitors in 2027."),
+    ("A few of the Tarn cottages have gardens.", "Several of the Tarn cottages have gardens."),
+    ("The Hale council has proposed a new car park by the station.",
+     "A new car park by the station has been proposed by the Hale council."),
+])
+def test_the_faithful_answer_is_not_confident(evidence, answer):
+    assert not _confident(evidence, answer)
+
+
+def test_a_relative_clause_after_a_comma_ends_at_its_comma():
+    doc = parse_texts(["Mara Quist, who became director in 2012, had joined the firm in 2004."], progress=False)[0]
+    v = sentence_views(doc)[0]
+    lex = lexicon()
+    parts = [" ".join(v.word(k) for k in range(lo, hi)) for lo, hi in clauses(v, values(v, lex), lex)]
+    assert any("who became" in p and p.endswith("2012 ,") for p in parts), parts
+    assert any(p.startswith("had joined") for p in parts), parts
+
+
+def test_the_scales_are_data():
+    lex = lexicon()
+    quantifier, status = lex.modality["quantifier"], lex.modality["status"]
+    assert quantifier["few"] < quantifier["some"] < quantifier["many"] < quantifier["all"] == quantifier["only"]
+    assert status["applied"] < status["received"] and status["alleged"] < status["convicted"]
+    assert "stopped" in lex.ending_negation
