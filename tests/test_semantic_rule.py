@@ -6,18 +6,14 @@ answer of the same shape it leaves alone. All facts are invented."""
 from __future__ import annotations
 
 import pytest
+from semantic_support import confident_signals
 
-from evidencechain.features.semantic import EvidenceSide, text_signals
 from evidencechain.features.semantic.align import sentence_views
 from evidencechain.features.semantic.lexicon import lexicon
 from evidencechain.features.semantic.recombination import clauses, values
 from evidencechain.text.parse import parse_texts
 
-
-def _confident(evidence: str, answer: str) -> list[tuple[str, str, str]]:
-    ev, doc = parse_texts([evidence, answer], progress=False)
-    return [(s.cls, " ".join(doc.token_text(t) for t in s.tokens), s.evidence)
-            for ss in text_signals(doc, EvidenceSide(ev)) for s in ss if s.confident]
+_confident = confident_signals
 
 
 @pytest.mark.parametrize("evidence, answer, cls, words", [
