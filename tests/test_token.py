@@ -153,3 +153,51 @@ def test_balanced_accuracy_follows_the_decisions_given():
     y, risk = np.array([1, 1, 0, 0]), np.array([0.9, 0.1, 0.1, 0.1])
     assert balanced_accuracy(y, risk, 0.5) == 0.75
     assert balanced_accuracy(y, risk, 0.5, np.array([1, 1, 0, 0])) == 1.0   # e.g. a bridged word
+
+
+def _span_rule_by_loop(tokens, mask, gap, drop_function_only):
+    """The span rule as the per-sentence loop it was before it was vectorised (the reference)."""
+    from evidencechain.wordlevel import sentence_rows
+    mask = mask.copy()
+    punct = tokens["is_punct"].to_numpy() > 0
+    function = (tokens["is_stop"].to_numpy() > 0) | punct
+    for rows in sentence_rows(tokens):
+        flagged = rows[mask[rows]]
+        if not len(flagged):
+            continue
+        pos = {r: k for k, r in enumerate(rows)}
+        if gap:
+            for a, b in zip(flagged[:-1], flagged[1:]):
+                between = rows[pos[a] + 1:pos[b]]
+                words = between[~punct[between]]
+                if len(words) <= gap and function[between].all():
+                    mask[words] = True
+        if drop_function_only:
+            run = []
+            for r in [*rows, None]:
+                if r is not None and (mask[r] or (punct[r] and run)):
+                    run.append(r)
+                    continue
+                words = [x for x in run if mask[x] and not punct[x]]
+                if words and function[words].all():
+                    mask[words] = False
+                run = []
+    mask[punct] = False
+    return mask
+
+
+def test_the_vectorised_span_rule_equals_the_per_sentence_loop():
+    from evidencechain.wordlevel import refine_word_mask
+    rng = np.random.default_rng(17)
+    for _ in range(400):
+        n = int(rng.integers(1, 40))
+        sentence = np.sort(rng.integers(0, 4, n)).tolist()
+        tokens, _ = _words([0] * n, stop=rng.integers(0, 2, n).tolist(),
+                           punct=(rng.random(n) < 0.2).astype(int).tolist(), sentence=sentence)
+        tokens = tokens.assign(response_id=np.where(np.arange(n) < n // 2, "r", "q"))
+        tokens = tokens.sample(frac=1.0, random_state=int(rng.integers(1 << 30))).reset_index(drop=True)
+        mask = rng.random(n) < 0.4
+        for gap in (0, 1, 2, 3):
+            for drop in (False, True):
+                assert refine_word_mask(tokens, mask, gap, drop).tolist() == \
+                    _span_rule_by_loop(tokens, mask, gap, drop).tolist(), (gap, drop)
