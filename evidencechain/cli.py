@@ -7,7 +7,6 @@ tracebacks. Only heavy-free modules are imported here: everything else loads ins
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import logging
 import os
@@ -215,17 +214,12 @@ def _message(exc: BaseException) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command with the garbage collector looking at new objects every 10,000
-    allocations instead of 700, as `detect._light.fewer_collections` does (imported here it would
-    import the detect package): the imports, model load and tables allocate mostly long-lived
-    objects, and most of a short command's collections came from the imports alone. Nothing
-    computed depends on it; the previous thresholds come back on return."""
-    before = gc.get_threshold()
-    gc.set_threshold(10_000, *before[1:])
-    try:
+    """Run one command; the imports, model load and tables allocate mostly long-lived objects,
+    so the garbage collector looks at new objects less often (`gc_threshold`)."""
+    from .gc_threshold import fewer_collections
+
+    with fewer_collections():
         return _main(argv)
-    finally:
-        gc.set_threshold(*before)
 
 
 def _main(argv: list[str] | None) -> int:

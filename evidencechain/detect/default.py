@@ -40,8 +40,8 @@ import time
 from pathlib import Path
 
 from ..errors import ModelError, OutputError
+from ..gc_threshold import fewer_collections
 from ..io import cache_dir
-from ._light import fewer_collections
 
 RECIPE = {
     "corpus": "audit", "seed": 17, "scale": 1, "quality": ["good"],

@@ -1,5 +1,6 @@
-"""Keep `detect` light: fewer garbage collections while long-lived objects are built (spaCy is
-imported without torch and its command line by the text layer, `text.spacy_import`)."""
+"""Fewer garbage collections while long-lived objects are built: every command (`cli.main`) and
+the default model's build. A module without heavy imports, so the command line can use it
+before it imports anything else."""
 from __future__ import annotations
 
 import gc
