@@ -104,6 +104,7 @@ def test_firing_counts_answers_with_a_confident_signal(tmp_path):
     import gzip
     import json
 
+    from evidencechain.errors import InputError
     from evidencechain.features.semantic.firing import measure
     from evidencechain.text.parse import ParseCache
 
@@ -118,3 +119,5 @@ def test_firing_counts_answers_with_a_confident_signal(tmp_path):
     assert rates == [{"corpus": "pairs", "answers": "faithful", "n": 2, "any_signal": 1, "confident": 1,
                       "confident_rate": 0.5}]
     assert [(f["class"], f["words"], f["evidence_words"]) for f in firings] == [("antonym", "rejected", "approved")]
+    with pytest.raises(InputError, match=r"\[firing.pairs\]: no answers found"):  # absent data is said, not a 0-row rate
+        measure("pairs", {**spec, "files": "absent*.jsonl.gz"}, tmp_path, ParseCache(None))

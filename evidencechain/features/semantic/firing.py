@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...errors import EvidenceChainError, InputError
+from ...io import write_csv
 from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
@@ -55,7 +57,7 @@ def _corpus(data: Path, spec: dict) -> list[tuple[str, str, str, str]]:
 
     if fmt == "ragtruth":
         if not (ROOT / spec["response_jsonl"]).is_file():
-            raise SystemExit(f"{spec['response_jsonl']}: not found (the audit corpus: make data)")
+            raise InputError(f"{spec['response_jsonl']}: not found (the audit corpus: make data)")
         config = CorpusConfig(format=fmt, response_jsonl=str(ROOT / spec["response_jsonl"]),
                               source_info_jsonl=str(ROOT / spec["source_info_jsonl"]), quality=[])
     else:
@@ -74,6 +76,8 @@ def _corpus(data: Path, spec: dict) -> list[tuple[str, str, str, str]]:
 def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[dict], list[dict]]:
     """(rates rows, firings rows) of one `[firing.NAME]` entry."""
     pairs = _sample(_corpus(data, spec), spec["limit"] if spec["format"] == "jsonl" else 0)
+    if not pairs:
+        raise InputError(f"[firing.{name}]: no answers found under {data} (is ../shared/data there?)")
     evidence = parse_texts([p[2] for p in pairs], cache=cache, progress=False)
     answers = parse_texts([p[3] for p in pairs], cache=cache, progress=False)
     counts: dict[str, list[int]] = {}
@@ -123,16 +127,22 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     cache = ParseCache(args.out / "parse.sqlite")
     rows, firings = [], []
-    for name in names:
-        r, f = measure(name, specs[name], args.data, cache)
-        rows += r
-        firings += f
-        for x in r:
-            print(f"{x['corpus']:<40} {x['answers']:<9} {x['n']:>5} any {x['any_signal']:>4} "
-                  f"confident {x['confident']:>3} ({100 * x['confident_rate']:.1f}%)", flush=True)
-    pd.DataFrame(rows).to_csv(args.out / "rates.csv", index=False)
-    pd.DataFrame(firings, columns=["corpus", "id", "class", "words", "evidence_words", "answer_sentence",
-                                   "evidence_sentence"]).to_csv(args.out / "firings.csv", index=False)
+    try:
+        for name in names:
+            r, f = measure(name, specs[name], args.data, cache)
+            rows += r
+            firings += f
+            for x in r:
+                print(f"{x['corpus']:<40} {x['answers']:<9} {x['n']:>5} any {x['any_signal']:>4} "
+                      f"confident {x['confident']:>3} ({100 * x['confident_rate']:.1f}%)", flush=True)
+    except (EvidenceChainError, OSError) as exc:  # a corpus that cannot be read: one line, exit 2
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        cache.close()
+    write_csv(pd.DataFrame(rows), args.out / "rates.csv")
+    write_csv(pd.DataFrame(firings, columns=["corpus", "id", "class", "words", "evidence_words", "answer_sentence",
+                                             "evidence_sentence"]), args.out / "firings.csv")
     return 0
 
 
