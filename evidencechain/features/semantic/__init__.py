@@ -8,7 +8,7 @@ number of them keeps the meaning ("not uncommon" for "common", "did not fall" fo
 from __future__ import annotations
 
 from ...text.parse import ParsedText
-from .align import View, best_evidence, evidence_views, sentence_view
+from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, sentence_view
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .confidence import mark_confident
@@ -76,7 +76,25 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         if not taken.intersection(s.tokens):
             out.append(s)
             taken.update(s.tokens)
-    return mark_confident(out, answer, e, lex, evidence.sentences)
+    out = mark_confident(out, answer, e, lex, evidence.sentences)
+    if whole and not any(s.confident for s in out):
+        out += _fused_shifts(answer, e, evidence, lex, taken)
+    return out
+
+
+def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:
+    """Confident modality shifts against another evidence sentence that the answer restates too
+    (a sentence fusing two: 'Tidewell Airways, based at Granby, has agreed to buy' for '... its base
+    at Granby.' and 'The airline is in talks to buy')."""
+    out = []
+    for o in evidence.sentences:
+        if o is e or o.content_keys == e.content_keys or alignment(answer, o) < MIN_ALIGNMENT:
+            continue
+        for s in mark_confident(modality_shifts(answer, o, lex), answer, o, lex, evidence.sentences):
+            if s.confident and not taken.intersection(s.tokens):
+                out.append(s)
+                taken.update(s.tokens)
+    return out
 
 
 def text_signals(answer: ParsedText, evidence: EvidenceSide,

@@ -90,6 +90,31 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
 
 
+def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> bool:
+    """A modality shift in a sentence that fuses e with words of other evidence sentences ('Tidewell
+    Airways, based at Granby, has agreed to buy' for 'flies ... from its base at Granby' and 'is in
+    talks to buy'): the words it takes from no other sentence are e's (`min_restated`, at least
+    `min_fused_words`), and the nearest such word next to the flagged words is next to e's words."""
+    elsewhere = frozenset().union(*(o.content_keys for o in others if o.content_keys != e.content_keys))
+    home = _home(e, s, lex).content_keys
+    own = set(s.tokens)
+    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    mine = [k for k in ks if not (a.keys(k) & elsewhere and not a.keys(k) & e.content_keys)]
+    if len(mine) == len(ks) or len(mine) < lex.confidence["min_fused_words"]:
+        return False
+    if sum(bool(a.keys(k) & home) for k in mine) < lex.confidence["min_restated"] * len(mine):
+        return False
+    ps = _positions(a, s)
+    words = s.evidence.lower().split()
+    js = [j for j in range(len(e)) if e.word(j) in words]
+    near = frozenset().union(*(e.keys(i) for j in js for step in (1, -1) for i in _clause(e, j, step, 3)))
+    if not ps:
+        return False
+    kept = set(mine)  # the nearest word on each side that is not another sentence's ('All of the Grand Orme hotel's rooms')
+    nearest = [next((i for i in _clause(a, k, step, 4) if i in kept), None) for k, step in ((ps[-1], 1), (ps[0], -1))]
+    return any(i is not None and a.keys(i) & near for i in nearest)
+
+
 def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
     """(share of the answer's other content words in the clauses of e that hold the evidence
     words, share of those clauses' other content words in a)."""
@@ -290,6 +315,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, e, s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
+        if not ok and s.cls == "modality" and back >= rule["min_covered"] \
+                and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):
+            ok = True
         if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
             ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
         elif ok and s.cls == "antonym":

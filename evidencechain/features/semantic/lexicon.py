@@ -36,11 +36,17 @@ class Lexicon:
     currency: dict[str, str]
     not_units: frozenset[str]
     modality: dict[str, dict[str, int]]
-    """scale name -> word -> level."""
+    """scale name -> word or phrase -> level."""
     after_article: str
+    """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
     unreached: frozenset[str]
     """Status words whose dropped hedge is a conflict ('proposed dredging' -> 'dredged')."""
-    """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
+    share_scale: str
+    shares: dict[str, float]
+    """fraction word -> its denominator ('thirds' -> 3)."""
+    share_levels: tuple[tuple[float, int], ...]
+    """(highest share, level of share_scale) in rising order."""
+    polar_scales: frozenset[str]
     reporting: frozenset[str]
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
@@ -61,6 +67,11 @@ def _read(name: str) -> str:
     return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
 
 
+def _is_scale(value) -> bool:
+    """A list of levels, each a list of words (not a setting of the [modality] table)."""
+    return isinstance(value, list) and all(isinstance(x, list) and all(isinstance(w, str) for w in x) for x in value)
+
+
 @cache
 def lexicon() -> Lexicon:
     cues = tomllib.loads(_read("cues.toml"))
@@ -79,8 +90,9 @@ def lexicon() -> Lexicon:
             antonyms.setdefault(sa, set()).add(sb)
             antonyms.setdefault(sb, set()).add(sa)
     pol, q = cues["polarity"], cues["quantities"]
+    mod = cues["modality"]
     modality = {name: {w: level for level, words in enumerate(levels) for w in words}
-                for name, levels in cues["modality"].items() if isinstance(levels, list)}
+                for name, levels in mod.items() if _is_scale(levels)}
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
         ending_negation=frozenset(pol["ending_cues"]),
@@ -91,6 +103,9 @@ def lexicon() -> Lexicon:
         currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
         after_article=str(cues["modality"]["after_article"]),
         unreached=frozenset(cues["modality"]["unreached"]),
+        share_scale=str(mod["share_scale"]), shares={k: float(v) for k, v in mod["shares"].items()},
+        share_levels=tuple((float(b), modality[mod["share_scale"]][w]) for b, w in mod["share_levels"]),
+        polar_scales=frozenset(mod["polar_scales"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),

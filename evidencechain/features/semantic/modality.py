@@ -1,40 +1,160 @@
 """Quantifier and modality shifts: some -> all, may -> does, proposed -> completed.
 
-A shift needs the two scale words in the same place: the content word after one is the other's,
-or they share the token before or after them ("may seem ... make" -> "will make" is no shift). A hedge the
-answer drops is kept by an auxiliary in the answer ("may live" / "can live", "is expected to cost
-$1.8 billion and open" / "should open ... at a cost of"), and an attributing hedge ("allegedly
-hit") by a verb of saying before the word ("X said he hit")."""
+Each scale of data/cues.toml [modality] orders words and phrases by strength ("a handful",
+"the majority", "in talks"); a share ("one of the four", "40 percent of", "two thirds") stands at
+the level its value falls in. An answer word at one level against an evidence word at another
+level of the same scale, in the same place, is a shift. Same place: the two words share the
+content word they bear on (the next one) or the one before them, or the token before or after
+them ("may seem ... make" -> "will make" is no shift); where the evidence has several words of
+the scale ("few said they cycle, while most said they drive"), the one whose following words the
+answer's word shares most is compared, and a tie keeps the answer's level. A scale word under a
+negation ("not always") is polarity's. A hedge the answer drops is kept by an auxiliary in the
+answer ("may live" / "can live", "is expected to cost $1.8 billion and open" / "should open ... at
+a cost of"), and an attributing hedge ("allegedly hit") by a verb of saying before the word ("X
+said he hit")."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..numeric import WORD_NUMBERS
 from .align import View, sentence_view
 from .base import Signal
 from .lexicon import Lexicon, stem
-from .polarity import prefixed
+from .polarity import is_cue, prefixed
 
 _MODALS = frozenset({"may", "might", "could"})
+_NEGATION_REACH = 2
+_FOLLOWING = 8
 
 
-def _levels(v: View, scale: dict[str, int], lex: Lexicon) -> dict[int, int]:
-    """Position -> level of the scale's words in the sentence ('a few' read as 'several')."""
-    lifted = scale.get(lex.after_article)
-    return {k: lifted if lifted is not None and _token(v, k - 1) == "a" and scale[v.word(k)] < lifted
-            else scale[v.word(k)] for k in range(len(v)) if v.word(k) in scale}
+@dataclass(frozen=True)
+class Hit:
+    lo: int
+    hi: int
+    """Tokens lo..hi-1 of the view: a scale word or phrase."""
+    level: int
 
 
-def _bears_on(v: View, k: int) -> frozenset[str]:
-    """The keys of the scale word at k and of the content word it bears on (the next one)."""
-    j = v.next_content(k, 4)
-    return v.keys(k) | (v.keys(j) if j is not None else frozenset())
+_TABLES: dict[tuple[int, str], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
+
+
+def _phrases(lex: Lexicon, name: str) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+    """First word -> (words, level) of every entry of a scale, longest first."""
+    key = (id(lex), name)
+    if key not in _TABLES:
+        out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for entry, level in lex.modality[name].items():
+            words = tuple(entry.split())
+            out.setdefault(words[0], []).append((words, level))
+        _TABLES[key] = {w: sorted(v, key=lambda x: -len(x[0])) for w, v in out.items()}
+    return _TABLES[key]
 
 
 def _token(v: View, k: int) -> str:
     return v.word(k) if 0 <= k < len(v) else ""
 
 
-def _same_place(a: View, k: int, e: View, j: int) -> bool:
-    return bool(_bears_on(a, k) & _bears_on(e, j)) or _token(a, k - 1) == _token(e, j - 1) \
-        or _token(a, k + 1) == _token(e, j + 1)
+def _number(word: str) -> float | None:
+    if word in WORD_NUMBERS:
+        return float(WORD_NUMBERS[word])
+    digits = word.replace(",", "")
+    return float(digits) if digits.replace(".", "", 1).isdigit() else None
+
+
+def _share(v: View, k: int, lex: Lexicon) -> tuple[float, int] | None:
+    """(value, end) of a share starting at k: '40 percent of', 'one of the four', 'one in five',
+    'two thirds', 'a quarter'."""
+    n = 1.0 if _token(v, k) in ("a", "one") else _number(_token(v, k))
+    if n is None:
+        return None
+    if _token(v, k + 1) in lex.shares:
+        return n / lex.shares[_token(v, k + 1)], k + 2
+    if v.word(k) == "a":
+        return None
+    if _token(v, k + 1) in lex.percent and _token(v, k + 2) == "of":
+        return n / 100, k + 3
+    if _token(v, k + 1) in ("in", "of") or (_token(v, k + 1), _token(v, k + 2)) == ("out", "of"):
+        start = k + (3 if _token(v, k + 1) == "out" else 2)
+        for j in range(start, min(len(v), start + 4)):
+            m = _number(v.word(j))
+            if m is not None and m >= n > 0 and not v.punct(j):
+                return n / m, start
+        if _token(v, k + 1) == "of" and n < 1000:  # 'one of the classrooms'
+            return min(n, 0.5), k + 2
+    return None
+
+
+def _share_level(value: float, lex: Lexicon) -> int:
+    for bound, level in lex.share_levels:
+        if value <= bound:
+            return level
+    return lex.share_levels[-1][1]
+
+
+def _negated(v: View, k: int, lex: Lexicon) -> bool:
+    return any(is_cue(v, j, lex) for j in range(max(0, k - _NEGATION_REACH), k))
+
+
+def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
+    """The words and phrases of a scale in the sentence, in order ('a few' read as 'several'; a
+    scale word right before another, 'only some', takes the other's level)."""
+    table, scale, out, k = _phrases(lex, name), lex.modality[name], [], 0
+    lifted = scale.get(lex.after_article)
+    while k < len(v):
+        found = None
+        if name == lex.share_scale:
+            share = _share(v, k, lex)
+            found = (share[1], _share_level(share[0], lex)) if share else None
+        for words, level in table.get(v.word(k), []) if found is None else ():
+            if tuple(_token(v, k + i) for i in range(len(words))) == words:
+                found = (k + len(words), level)
+                break
+        if found is None:
+            k += 1
+            continue
+        end, level = found
+        if lifted is not None and _token(v, k - 1) == "a" and level < lifted and end == k + 1:
+            level = lifted
+        if out and out[-1].hi == k:
+            out.pop()  # 'only some', 'just a few': the modifier takes the word's level
+        if not _negated(v, k, lex):
+            out.append(Hit(k, end, level))
+        k = end
+    return out
+
+
+def _window(v: View, h: Hit, limit: int = 1) -> frozenset[str]:
+    """Keys of up to `limit` content words after the hit (in its clause), and of the one before it."""
+    keys, j = set(), h.hi
+    while j < len(v) and limit and not v.punct(j):
+        if v.content(j):
+            keys |= v.keys(j)
+            limit -= 1
+        j += 1
+    j = h.lo - 1
+    while j >= 0 and h.lo - j <= 4 and not v.punct(j):
+        if v.content(j):
+            return frozenset(keys | v.keys(j))
+        j -= 1
+    return frozenset(keys)
+
+
+def _same_place(a: View, h: Hit, e: View, g: Hit) -> bool:
+    return bool(_window(a, h) & _window(e, g, 3) or _window(a, h, 3) & _window(e, g)) \
+        or _token(a, h.lo - 1) == _token(e, g.lo - 1) or _token(a, h.hi) == _token(e, g.hi)
+
+
+def _following(v: View, h: Hit) -> frozenset[str]:
+    return frozenset().union(*(v.keys(j) for j in range(h.hi, min(len(v), h.hi + _FOLLOWING))
+                               if v.content(j)), frozenset())
+
+
+def _counterpart(a: View, h: Hit, e: View, theirs: list[Hit]) -> Hit | None:
+    """The evidence's scale word that the answer's word restates: the one whose following words
+    the answer's shares most, the answer's own level on a tie."""
+    mine = _following(a, h)
+    scored = sorted(theirs, key=lambda g: (-len(mine & _following(e, g)), g.level != h.level))
+    return scored[0] if scored else None
 
 
 def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
@@ -54,10 +174,23 @@ def _done(v: View, k: int) -> bool:
     return w != v.lemma(k) and not w.endswith(("s", "ing", "est", "er", "ly")) and _token(v, k - 1) != "to"
 
 
-def _hedged(a: View, k: int, mine: dict[int, int], top: int, lex: Lexicon) -> bool:
+def _done_on(v: View, k: int) -> int | None:
+    """The word at k, or else the verb it is the object of ('held its regatta', 'won the prize'),
+    where it is a past form."""
+    if _done(v, k):
+        return k
+    j = k - 1
+    while j >= 0 and k - j <= 3 and not v.punct(j):
+        if v.content(j):
+            return j if _done(v, j) and not v.doc.like_num[v.idx[j]] else None
+        j -= 1
+    return None
+
+
+def _hedged(a: View, k: int, mine: list[Hit], top: int, lex: Lexicon) -> bool:
     """Whether the answer's word at k keeps a hedge: a scale word below `top` anywhere, or an
     auxiliary before it in its clause ('so that larger ships can dock' hedges 'dock', not 'dredged')."""
-    if any(lv < top for lv in mine.values()):
+    if any(h.level < top for h in mine):
         return True
     j = k - 1
     while j >= 0 and k - j <= lex.cue_reach and not a.punct(j):
@@ -67,35 +200,50 @@ def _hedged(a: View, k: int, mine: dict[int, int], top: int, lex: Lexicon) -> bo
     return False
 
 
+def _words(v: View, h: Hit) -> str:
+    return v.span_text(list(range(h.lo, h.hi)))
+
+
+def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex: Lexicon) -> list[Signal]:
+    out, top = [], max(lex.modality[name].values())
+    for h in mine:
+        g = _counterpart(a, h, e, [g for g in theirs if _same_place(a, h, e, g)])
+        if g is None or g.level == h.level:
+            continue
+        if name in lex.polar_scales and {g.level, h.level} == {0, top}:
+            continue  # 'None of them passed' = 'All of them failed': polarity's
+        out.append(Signal("modality", tuple(int(a.idx[k]) for k in range(h.lo, h.hi)), _words(e, g)))
+    return out
+
+
 def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
     out = []
     for name, scale in lex.modality.items():
-        mine, theirs = _levels(a, scale, lex), _levels(e, scale, lex)
-        their_levels = set(theirs.values())
-        for k, level in mine.items():
-            other = [j for j, lv in theirs.items() if lv != level and _same_place(a, k, e, j)]
-            if other and level not in their_levels:
-                out.append(Signal("modality", (int(a.idx[k]),), e.text(other[0])))
+        mine, theirs = hits(a, name, lex), hits(e, name, lex)
+        out += _shifts(a, e, mine, theirs, name, lex)
         if name not in ("epistemic", "status"):
             continue
         top = max(scale.values())
-        for j, level in theirs.items():  # a hedge the answer drops: "may reduce", "proposed dredging" -> "dredged"
-            scoped = e.next_content(j, 4)
-            if level == top or scoped is None or e.word(j) in lex.attribution \
+        for g in theirs:  # a hedge the answer drops: "may reduce", "proposed dredging" -> "dredged"
+            j = g.lo
+            scoped = e.next_content(g.hi - 1, 4)
+            if g.level == top or scoped is None or e.word(j) in lex.attribution \
                     or (name == "status" and e.word(j) not in lex.unreached):
                 continue
-            done = [k for k, lv in mine.items() if lv == top]  # 'allege that X took' -> 'X was convicted of taking'
-            hits = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
-                    and (name == "epistemic" or done or _done(a, k))]
-            if hits and not _kept(a, hits[0], e, j, lex):
-                k = min(done, key=lambda k: abs(k - hits[0])) if done else hits[0]
+            done = [h.lo for h in mine if h.level == top]  # 'allege that X took' -> 'X was convicted of taking'
+            found = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
+                     and (name == "epistemic" or done or _done_on(a, k) is not None)]
+            if found and not _kept(a, found[0], e, j, lex):
+                k = min(done, key=lambda k: abs(k - found[0])) if done else found[0]
+                k = k if done or name == "epistemic" else _done_on(a, k)
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
         if name != "epistemic":
             continue
-        for k, level in mine.items():  # a modal the answer adds: "reduces" -> "may reduce"
-            scoped = a.next_content(k, 4)
-            if level == 0 and a.word(k) in _MODALS and 0 not in their_levels and scoped is not None \
+        their_levels = {g.level for g in theirs}
+        for h in mine:  # a modal the answer adds: "reduces" -> "may reduce"
+            scoped = a.next_content(h.lo, 4)
+            if h.level == 0 and a.word(h.lo) in _MODALS and 0 not in their_levels and scoped is not None \
                     and e.find(a.keys(scoped)):
                 hit = e.find(a.keys(scoped))[0]
-                out.append(Signal("modality", (int(a.idx[k]),), e.text(hit)))
+                out.append(Signal("modality", (int(a.idx[h.lo]),), e.text(hit)))
     return out
