@@ -65,8 +65,8 @@ _HOURS = ("passage 1: Park Depot sells tools. The chain operates 693 stores.\n\n
 
 @pytest.mark.parametrize("evidence, answer, guard", [
     # the answer's words stand in their slot elsewhere in the source ('usually live', 'for 22 to 26')
-    ("passage 1: In the wild, emperor penguins usually live between 16 and 19 years; in captivity "
-     "they may live up to 43 years.", "Emperor penguins usually live 16 to 19 years in the wild.",
+    ("passage 1: In captivity, emperor penguins may live up to 43 years.\n\npassage 2: In the wild, emperor "
+     "penguins usually live between 16 and 19 years.", "In captivity, emperor penguins usually live up to 43 years.",
      "stated_elsewhere"),
     # another passage aligns almost as well as the best-aligned sentence: which one the answer
     # follows is unclear, so the rule withholds (the fitted detectors still weigh the signal)

@@ -90,7 +90,7 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
     for o in evidence.sentences:
         if o is e or o.content_keys == e.content_keys or alignment(answer, o) < MIN_ALIGNMENT:
             continue
-        for s in mark_confident(modality_shifts(answer, o, lex), answer, o, lex, evidence.sentences):
+        for s in mark_confident(modality_shifts(answer, o, lex, best=e), answer, o, lex, evidence.sentences):
             if s.confident and not taken.intersection(s.tokens):
                 out.append(s)
                 taken.update(s.tokens)

@@ -45,6 +45,7 @@ from dataclasses import replace
 from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
+from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
@@ -94,7 +95,8 @@ def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> boo
     """A modality shift in a sentence that fuses e with words of other evidence sentences ('Tidewell
     Airways, based at Granby, has agreed to buy' for 'flies ... from its base at Granby' and 'is in
     talks to buy'): the words it takes from no other sentence are e's (`min_restated`, at least
-    `min_fused_words`), and the nearest such word next to the flagged words is next to e's words."""
+    `min_fused_words`), and one of the two nearest such words on either side of the flagged words
+    is next to e's words and in no other sentence (the words the shift bears on are e's)."""
     elsewhere = frozenset().union(*(o.content_keys for o in others if o.content_keys != e.content_keys))
     home = _home(e, s, lex).content_keys
     own = set(s.tokens)
@@ -110,9 +112,9 @@ def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> boo
     near = frozenset().union(*(e.keys(i) for j in js for step in (1, -1) for i in _clause(e, j, step, 3)))
     if not ps:
         return False
-    kept = set(mine)  # the nearest word on each side that is not another sentence's ('All of the Grand Orme hotel's rooms')
-    nearest = [next((i for i in _clause(a, k, step, 4) if i in kept), None) for k, step in ((ps[-1], 1), (ps[0], -1))]
-    return any(i is not None and a.keys(i) & near for i in nearest)
+    kept = set(mine)  # the nearest words on each side that are not only another sentence's ('All of the Grand Orme hotel's rooms')
+    nearest = [i for k, step in ((ps[-1], 1), (ps[0], -1)) for i in [i for i in _clause(a, k, step, 6) if i in kept][:2]]
+    return any(a.keys(i) & near and not a.keys(i) & elsewhere for i in nearest)
 
 
 def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
@@ -263,7 +265,7 @@ def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
     k = _position(a, s.tokens[0])
     if k is None:
         return True
-    mine = _level(a.word(k), lex)
+    mine = next(((name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi), None)
     theirs = [x for x in map(lambda w: _level(w, lex), s.evidence.lower().split()) if x]
     if mine is None:  # a hedge the answer drops: stronger
         return False

@@ -47,6 +47,11 @@ class Lexicon:
     share_levels: tuple[tuple[float, int], ...]
     """(highest share, level of share_scale) in rising order."""
     polar_scales: frozenset[str]
+    idioms: tuple[tuple[str, ...], ...]
+    """Phrases that hold a scale word but state no level ('each other', 'the most')."""
+    belief_scale: str
+    belief: frozenset[str]
+    """Verbs of belief that take one level off a word of belief_scale after them ('believes it will')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
     auxiliaries: frozenset[str]
@@ -106,6 +111,8 @@ def lexicon() -> Lexicon:
         share_scale=str(mod["share_scale"]), shares={k: float(v) for k, v in mod["shares"].items()},
         share_levels=tuple((float(b), modality[mod["share_scale"]][w]) for b, w in mod["share_levels"]),
         polar_scales=frozenset(mod["polar_scales"]),
+        idioms=tuple(sorted((tuple(p.split()) for p in mod["skip"]), key=len, reverse=True)),
+        belief_scale=str(mod["belief_scale"]), belief=frozenset(mod["belief"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),

@@ -6,8 +6,8 @@ the level its value falls in. An answer word at one level against an evidence wo
 level of the same scale, in the same place, is a shift. Same place: the two words share the
 content word they bear on (the next one) or the one before them, or the token before or after
 them ("may seem ... make" -> "will make" is no shift); where the evidence has several words of
-the scale ("few said they cycle, while most said they drive"), the one whose following words the
-answer's word shares most is compared, and a tie keeps the answer's level. A scale word under a
+the scale ("few said they cycle, while most said they drive"), the one whose clause has the smallest
+share of words the answer's clause lacks (then the most words it has) is compared, and a tie keeps the answer's level. A scale word under a
 negation ("not always") is polarity's. A hedge the answer drops is kept by an auxiliary in the
 answer ("may live" / "can live", "is expected to cost $1.8 billion and open" / "should open ... at
 a cost of"), and an attributing hedge ("allegedly hit") by a verb of saying before the word ("X
@@ -61,6 +61,10 @@ def _number(word: str) -> float | None:
     return float(digits) if digits.replace(".", "", 1).isdigit() else None
 
 
+def _at(v: View, k: int, words: tuple[str, ...]) -> bool:
+    return tuple(_token(v, k + i) for i in range(len(words))) == words
+
+
 def _share(v: View, k: int, lex: Lexicon) -> tuple[float, int] | None:
     """(value, end) of a share starting at k: '40 percent of', 'one of the four', 'one in five',
     'two thirds', 'a quarter'."""
@@ -97,26 +101,34 @@ def _negated(v: View, k: int, lex: Lexicon) -> bool:
 
 def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
     """The words and phrases of a scale in the sentence, in order ('a few' read as 'several'; a
-    scale word right before another, 'only some', takes the other's level)."""
+    quantifier right before another, 'only some', takes the other's level; names, 'on May 4', and
+    idioms, 'each other', are passed over)."""
     table, scale, out, k = _phrases(lex, name), lex.modality[name], [], 0
     lifted = scale.get(lex.after_article)
     while k < len(v):
+        idiom = next((len(w) for w in lex.idioms if w[0] == v.word(k) and _at(v, k, w)), 0)
+        if idiom:
+            k += idiom
+            continue
         found = None
         if name == lex.share_scale:
             share = _share(v, k, lex)
             found = (share[1], _share_level(share[0], lex)) if share else None
         for words, level in table.get(v.word(k), []) if found is None else ():
-            if tuple(_token(v, k + i) for i in range(len(words))) == words:
+            if _at(v, k, words):
                 found = (k + len(words), level)
                 break
-        if found is None:
-            k += 1
+        if found is None or (k > 0 and v.text(k)[:1].isupper() and not v.punct(k - 1)):  # 'on May 4'
+            k = k + 1 if found is None else found[0]
             continue
         end, level = found
         if lifted is not None and _token(v, k - 1) == "a" and level < lifted and end == k + 1:
             level = lifted
-        if out and out[-1].hi == k:
-            out.pop()  # 'only some', 'just a few': the modifier takes the word's level
+        if out and out[-1].hi == k and name == lex.share_scale:
+            out.pop()  # 'only some', 'only one of': the modifier takes the word's level
+        if name == lex.belief_scale and level > 0 and any(  # 'believes it will help': a belief, one step down
+                v.word(j) in lex.belief for j in range(max(0, k - lex.cue_reach), k)):
+            level -= 1
         if not _negated(v, k, lex):
             out.append(Hit(k, end, level))
         k = end
@@ -144,17 +156,29 @@ def _same_place(a: View, h: Hit, e: View, g: Hit) -> bool:
         or _token(a, h.lo - 1) == _token(e, g.lo - 1) or _token(a, h.hi) == _token(e, g.hi)
 
 
-def _following(v: View, h: Hit) -> frozenset[str]:
-    return frozenset().union(*(v.keys(j) for j in range(h.hi, min(len(v), h.hi + _FOLLOWING))
-                               if v.content(j)), frozenset())
+def _following(v: View, h: Hit, lex: Lexicon) -> list[frozenset[str]]:
+    """Keys of the content words after the hit up to the end of its clause."""
+    out, j = [], h.hi
+    while j < len(v) and len(out) < _FOLLOWING and not v.punct(j) and v.word(j) not in lex.clause_breaks:
+        if v.content(j):
+            out.append(v.keys(j))
+        j += 1
+    return out
 
 
-def _counterpart(a: View, h: Hit, e: View, theirs: list[Hit]) -> Hit | None:
-    """The evidence's scale word that the answer's word restates: the one whose following words
-    the answer's shares most, the answer's own level on a tie."""
-    mine = _following(a, h)
-    scored = sorted(theirs, key=lambda g: (-len(mine & _following(e, g)), g.level != h.level))
-    return scored[0] if scored else None
+def _counterpart(a: View, h: Hit, e: View, theirs: list[Hit], lex: Lexicon) -> Hit | None:
+    """The evidence's scale word that the answer's word restates: the one whose clause has the
+    smallest share of words that the answer's clause lacks, then the most words it has; the answer's
+    own level on a tie
+    ('few said they cycle, while most said they drive': 'most said they drive' is the same claim)."""
+    mine = frozenset().union(*_following(a, h, lex))
+
+    def rank(g: Hit) -> tuple[float, int, bool]:
+        theirs = _following(e, g, lex)
+        return sum(not x & mine for x in theirs) / max(1, len(theirs)), -sum(bool(x & mine) for x in theirs), \
+            g.level != h.level
+
+    return min(theirs, key=rank) if theirs else None
 
 
 def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
@@ -206,9 +230,14 @@ def _words(v: View, h: Hit) -> str:
 
 def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex: Lexicon) -> list[Signal]:
     out, top = [], max(lex.modality[name].values())
-    for h in mine:
-        g = _counterpart(a, h, e, [g for g in theirs if _same_place(a, h, e, g)])
-        if g is None or g.level == h.level:
+    inside = {j for g in theirs for j in (*range(g.lo, g.hi), e.next_content(g.hi - 1, 4))}  # hedges and their words
+    near = {h: [g for g in theirs if _same_place(a, h, e, g)] for h in mine}
+    own = {h: _counterpart(a, h, e, near[h], lex) for h in mine}
+    for h in mine:  # an evidence word that another answer word restates is not this one's ('draft plan' / 'approved a plan')
+        g = _counterpart(a, h, e, [g for g in near[h] if not any(
+            x is not h and own[x] is g and x.level == g.level for x in mine)], lex)
+        if g is None or g.level == h.level or any(  # the evidence says the answer's word unhedged too
+                e.keys(j) & a.keys(h.hi - 1) for j in range(len(e)) if j not in inside and not _negated(e, j, lex)):
             continue
         if name in lex.polar_scales and {g.level, h.level} == {0, top}:
             continue  # 'None of them passed' = 'All of them failed': polarity's
@@ -216,12 +245,16 @@ def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex
     return out
 
 
-def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
+def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) -> list[Signal]:
+    """`best`: e is another evidence sentence than the best-aligned one (a sentence fusing two);
+    then only shifts between two scale words, on scales that `best` has no word of."""
     out = []
     for name, scale in lex.modality.items():
+        if best is not None and hits(best, name, lex):
+            continue
         mine, theirs = hits(a, name, lex), hits(e, name, lex)
         out += _shifts(a, e, mine, theirs, name, lex)
-        if name not in ("epistemic", "status"):
+        if name not in ("epistemic", "status") or best is not None:
             continue
         top = max(scale.values())
         for g in theirs:  # a hedge the answer drops: "may reduce", "proposed dredging" -> "dredged"
@@ -236,6 +269,8 @@ def modality_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             if found and not _kept(a, found[0], e, j, lex):
                 k = min(done, key=lambda k: abs(k - found[0])) if done else found[0]
                 k = k if done or name == "epistemic" else _done_on(a, k)
+                if any(e.keys(i) & a.keys(k) for i in range(len(e)) if i != scoped):
+                    continue  # the evidence states the answer's word elsewhere ('nominated ... promise to appoint')
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
         if name != "epistemic":
             continue
