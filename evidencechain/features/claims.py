@@ -146,17 +146,23 @@ def _check_answers(found: dict[str, list[Triplet]], source_of: dict[str, str], i
 def _parse_claims(claims: list[str], sources: list[str], indices: dict[str, EvidenceIndex], progress: bool,
                   cache, pipeline: str) -> tuple[list[ParsedText], dict[str, EvidenceFacts]]:
     """The parse of each claim text, and the `evidence_facts` of each source: from the memo when
-    made before with this cache, else from its evidence sentences, parsed after the claims in
-    one batch."""
+    made before with this cache, else from its evidence sentences (parsed after the claims in
+    one batch), on every core."""
     memo = cache.derived(FACTS_MEMO)
     keys = {sid: content_key(str(CLAIMS_FORMAT), pipeline_name(pipeline), indices[sid].pipeline,
                              indices[sid].parsed.text) for sid in sources}
-    sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in sources if keys[sid] not in memo}
+    sliced = {keys[sid]: evidence_parses(indices[sid], pipeline) for sid in sources if keys[sid] not in memo}
     todo = [text for ev in sliced.values() for text in ev if isinstance(text, str)]
     parsed = parse_texts(claims + todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims")
     rest = iter(parsed[len(claims):])
-    for sid, ev in sliced.items():
-        memo[keys[sid]] = evidence_facts([next(rest) if isinstance(p, str) else p for p in ev])
+    evidence = [[next(rest) if isinstance(p, str) else p for p in ev] for ev in sliced.values()]
+
+    def make(which: list[int]) -> list[EvidenceFacts]:
+        return [evidence_facts(evidence[k]) for k in which]
+
+    made = map_chunks(make, range(len(evidence)), sizes=[sum(len(p.text) for p in ev) for ev in evidence],
+                      progress=progress, desc="index evidence", unit="source")
+    memo.update(zip(sliced, made))
     return parsed[:len(claims)], {sid: memo[keys[sid]] for sid in sources}
 
 
