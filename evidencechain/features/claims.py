@@ -186,8 +186,8 @@ def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dic
     triplets' texts, and each source's evidence sentences (once per source, not per answer), these
     two with the run's token pipeline (`pipeline`, as the other features); under the blank
     pipeline the evidence sentences are slices of the source's parse (`evidence_parses`).
-    Triplet extraction and checking run on every core (`map_chunks`), in answer order, once per
-    answer and cache (`claim_verdicts`)."""
+    Triplets are extracted once per distinct sentence text and checked once per distinct (source,
+    triplet text), on every core (`map_chunks`); an answer is done once per cache (`claim_verdicts`)."""
     verdicts_of = claim_verdicts(sentences, texts, indices, progress, cache, pipeline)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
     rows = []
