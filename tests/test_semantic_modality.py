@@ -100,6 +100,10 @@ def test_the_shift_is_flagged_and_its_paraphrase_is_not(evidence, wrong, word, f
     ("passage 1: Kestrel Ferries sails to 12 islands from its base at Oban.\n\n"
      "passage 2: The company is in talks to buy two new boats from the Danish yard Holm.",
      "Kestrel Ferries, based at Oban, has agreed to buy two new boats from Holm.", "agreed"),
+    # ... or whose clause follows a sentence too weakly aligned with the whole to be its best
+    ("The Orrin solar park would add 80 megawatts to the grid.\n\nThe developers told the council that "
+     "building might begin in 2028, provided the permit is granted.",
+     "Building of the Orrin solar park, which would add 80 megawatts to the grid, will begin in 2028.", "will"),
     ("The Marl survey asked 900 farmers about their water supply.\n\n"
      "Few farmers said they use rainwater, while most said they use the mains.",
      "Most farmers in the Marl water survey said they use rainwater.", "Most"),
@@ -121,6 +125,9 @@ def test_a_shift_in_a_fused_sentence_is_flagged(evidence, answer, word):
     ("The two Harl teams played each other twice.", "The two Harl teams met twice."),
     ("Ardley, Brisk and Calder are all twinned with towns in France.",
      "Ardley, Brisk and Calder have all been twinned with French towns."),
+    ("The Orrin solar park would add 80 megawatts to the grid.\n\nThe developers told the council that "
+     "building might begin in 2028, provided the permit is granted.",
+     "Building of the Orrin solar park, which would add 80 megawatts to the grid, might begin in 2028."),
     # a belief verb takes a step off: 'believes it will' is not 'could' made certain
     ("The Tarn mayor says he believes the new road could cut traffic in the town.",
      "The Tarn mayor believes the new road will cut traffic in the town."),

@@ -85,11 +85,17 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
 def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:
     """Confident modality shifts against another evidence sentence that the answer restates too
     (a sentence fusing two: 'Tidewell Airways, based at Granby, has agreed to buy' for '... its base
-    at Granby.' and 'The airline is in talks to buy')."""
+    at Granby.' and 'The airline is in talks to buy'): one that aligns with the answer, or that
+    states every content word of the answer that e lacks ('..., which would add 120 megawatts to the
+    grid, will start in 2027' for '... add 120 megawatts to the grid.' and 'construction might start
+    in 2027')."""
     out = []
+    rest = [answer.keys(k) for k in range(len(answer)) if answer.content(k) and not answer.keys(k) & e.content_keys]
     for o in evidence.sentences:
-        if o is e or o.content_keys == e.content_keys or alignment(answer, o) < MIN_ALIGNMENT:
+        if o is e or o.content_keys == e.content_keys:
             continue
+        if alignment(answer, o) < MIN_ALIGNMENT and not (len(rest) >= 2 and all(x & o.content_keys for x in rest)):
+            continue  # restates too little of the answer, and does not say all the rest of it either
         for s in mark_confident(modality_shifts(answer, o, lex, best=e), answer, o, lex, evidence.sentences):
             if s.confident and not taken.intersection(s.tokens):
                 out.append(s)
