@@ -100,6 +100,9 @@ def test_the_shift_is_flagged_and_its_paraphrase_is_not(evidence, wrong, word, f
     ("passage 1: Kestrel Ferries sails to 12 islands from its base at Oban.\n\n"
      "passage 2: The company is in talks to buy two new boats from the Danish yard Holm.",
      "Kestrel Ferries, based at Oban, has agreed to buy two new boats from Holm.", "agreed"),
+    ("passage 1: The Corrie rail audit reviewed 30 stations across the county.\n\n"
+     "passage 2: Several of the stations visited had broken ticket machines.",
+     "None of the stations visited in the Corrie rail audit had broken ticket machines.", "None"),
     # ... or whose clause follows a sentence too weakly aligned with the whole to be its best
     ("The Orrin solar park would add 80 megawatts to the grid.\n\nThe developers told the council that "
      "building might begin in 2028, provided the permit is granted.",

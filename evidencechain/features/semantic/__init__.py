@@ -71,15 +71,20 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         found += recombined(answer, e, evidence.values, lex)
     found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
-    out, taken = [], set()
+    out, taken, later = [], set(), []
     for s in found:
         if not taken.intersection(s.tokens):
             out.append(s)
             taken.update(s.tokens)
+        elif s.cls == "modality":
+            later.append(s)
     out = mark_confident(out, answer, e, lex, evidence.sentences)
+    better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident]
     if whole and not any(s.confident for s in out):
-        out += _fused_shifts(answer, e, evidence, lex, taken)
-    return out
+        better += _fused_shifts(answer, e, evidence, lex, set())
+    # a confident shift displaces a doubtful signal of another class on its words ('None of the branches')
+    better = [s for s in better if not any(x.confident and set(x.tokens) & set(s.tokens) for x in out)]
+    return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better
 
 
 def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:
