@@ -128,9 +128,9 @@ def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
 def _token_values(p: ParsedText) -> list[set[str]]:
     """Normalised numbers per token, clock times included."""
     values = [token_number_values(t) for t in p.lower]
-    for a, b, value in time_spans(p.text):
+    for a, b, times in time_spans(p.text):
         for i in p.tokens_in(a, b):
-            values[i] = {value}
+            values[i] = set(times)
     return values
 
 
