@@ -61,6 +61,8 @@ class EvidenceSentence:
 def _number_kind(value: str) -> str:
     if value.startswith("time:"):
         return "time"
+    if value.startswith("["):  # an amount's unit-free key (`units.base_key`)
+        return "amount"
     v = float(value)
     return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
 

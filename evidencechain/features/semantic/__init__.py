@@ -65,7 +65,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     a clause lacks the values its sentence keeps elsewhere)."""
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     found = flips if len(flips) % 2 else []
-    found += quantity_conflicts(answer, e, lex)
+    found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
         found += clause_recombined(answer, e, evidence.sentences, lex)
         found += recombined(answer, e, evidence.values, lex)

@@ -48,7 +48,7 @@ from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
-_MIXED_OK = ("polarity", "modality")
+_MIXED_OK = ("polarity", "modality", "quantity")
 
 
 def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
@@ -77,6 +77,15 @@ def _local(a: View, e: View, s: Signal) -> bool:
         if mine:
             return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
     return False
+
+
+def _holder(e: View, others: list[View] | None, s: Signal) -> View:
+    """e, or the evidence sentence that states the signal's evidence words where e does not (an
+    amount the answer takes from another passage: 'hands out 300 parcels per week')."""
+    words = s.evidence.lower().split()
+    if not words or _occurrences(e, words):
+        return e
+    return next((o for o in others or () if _occurrences(o, words)), e)
 
 
 def _home(e: View, s: Signal, lex: Lexicon) -> View:
@@ -288,7 +297,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
-                and _local(a, e, s):
+                and _local(a, _holder(e, others, s), s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
         if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
             ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
