@@ -233,7 +233,8 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
                 and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
-    return False
+    # a value set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
+    return not own_too and bool(theirs) and not any(t[0] or t[1] for t in theirs)
 
 
 def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
@@ -299,8 +300,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, _holder(e, others, s), s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
-        if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
-            ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
+        if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)
+            ok = _distinct(a, s) and _same_slot(a, _holder(e, others, s), s, own_too=False)
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif ok and s.cls == "roles":
