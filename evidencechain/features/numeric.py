@@ -65,7 +65,7 @@ def _word_time() -> re.Pattern:
     half = "|".join(sorted({*data["past"], *data["to"]}, key=len, reverse=True))
     day = "|".join(re.escape(w) for w in sorted(data["morning"] + data["evening"], key=len, reverse=True))
     return re.compile(rf"\b(?:(?P<part>{half})\s+(?P<side>past|to)\s+(?P<hour>{hours})|(?P<clock>{hours})\s+o['’]clock)"
-                      rf"\b(?:\s+(?P<day>{day})(?![\w.]))?", re.I)
+                      rf"\b(?:\s+(?P<day>{day})(?!\w))?", re.I)
 
 
 def _hour(word: str) -> int:
