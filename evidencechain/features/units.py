@@ -68,7 +68,9 @@ def unit_at(words: Sequence[str], k: int, texts: Sequence[str] | None = None) ->
     w = words[k]
     if w in data["powers"] and unit(k + 1):
         found, used = f"{unit(k + 1)} ** {data['powers'][w]}", 2
-    elif w in data["qualified"] and unit(k + 1):
+    elif w in data["qualified"]:  # 'degrees Celsius'; 'degrees' alone names no scale
+        if not unit(k + 1):
+            return None
         found, used = unit(k + 1), 2
     elif unit(k):
         found, used = unit(k), 1

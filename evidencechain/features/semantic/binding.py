@@ -22,6 +22,9 @@ from .recombination import clauses, own_clause, partitive, values
 NEAR = 2
 """Content words on each side of a value that are its nearest context."""
 _OPEN = ("since",)
+_CLOCK = ("am", "pm", "o'clock", "o’clock", ":")
+MIN_COVERED = 0.6
+"""Share of the rival value's clause that the answer restates (its words, not only its names)."""
 """Bound words after which a year still dates the event ('automated since 1897')."""
 
 
@@ -33,10 +36,15 @@ class _Value:
     positions: tuple[int, ...]
 
 
+def _clock(v: View, k: int) -> bool:
+    """A clock time ('7 am', '8 p.m.', '9 o'clock'): no amount of anything."""
+    return k < len(v) and (v.word(k) in _CLOCK or v.word(k).startswith(("a.m", "p.m")))
+
+
 def _values(v: View, lex: Lexicon) -> list[_Value]:
     out = []
     for q in quantities(v, lex):
-        if v.word(q.number_pos) == "one":
+        if v.word(q.number_pos) == "one" or _clock(v, q.number_end):
             continue
         k = q.number_pos - 1
         if k >= 0 and v.word(k) in lex.bounds and v.word(k) not in _OPEN:
@@ -57,7 +65,8 @@ class _Side:
     far: frozenset[str]
 
     def minus(self, other: _Side) -> _Side:
-        return _Side(self.people - other.people, self.names - other.names, self.near - other.near,
+        """What tells this side from the other: a near word counts when the other clause lacks it."""
+        return _Side(self.people - other.people, self.names - other.names, self.near - other.far,
                      self.far - other.far)
 
     def without(self, keys: frozenset[str]) -> _Side:
@@ -111,7 +120,15 @@ def _follows(answer: _Side, x: _Side, y: _Side) -> str | None:
         hx, hy = len(mine & xs), len(mine & ys)
         if hx != hy:
             return "x" if hx > hy else "y"
+        if field == "near" and hx:
+            return None  # near words of both clauses: the clause words decide nothing
     return None
+
+
+def _covered(a: View, t: View, lo: int, hi: int, y: _Value) -> float:
+    """Share of the content words of t's clause [lo, hi) (its values left out) that the answer has."""
+    ks = [k for k in range(lo, hi) if k not in y.positions and t.content(k) and not t.doc.like_num[t.idx[k]]]
+    return sum(bool(t.keys(k) & a.content_keys) for k in ks) / len(ks) if ks else 0.0
 
 
 def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
@@ -145,7 +162,10 @@ def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signa
                     sx = sx.without(_side(s, home, own[0], min(home.positions), set()).far)
                 elif t is s and _opens_with_value(s, own[0], home):
                     sy = sy.without(_side(t, y, theirs[0], min(y.positions), set()).far)
-                verdicts.append((_follows(answer, sx.minus(sy), sy.minus(sx)), t, y))
+                verdict = _follows(answer, sx.minus(sy), sy.minus(sx))
+                if verdict == "y" and _covered(a, t, *theirs, y) < MIN_COVERED:
+                    verdict = None
+                verdicts.append((verdict, t, y))
         taken = [(t, y) for v, t, y in verdicts if v == "y"]
         if taken and not any(v == "x" for v, _, _ in verdicts):
             t, y = taken[0]

@@ -233,8 +233,9 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
                 and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
-    # a value set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
-    return not own_too and bool(theirs) and not any(t[0] or t[1] for t in theirs)
+    # a number set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
+    return not own_too and bool(theirs) and not any(t[0] or t[1] for t in theirs) \
+        and all(a.doc.like_num[t] for t in s.tokens)
 
 
 def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:

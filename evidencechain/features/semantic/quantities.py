@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..numeric import ORDINALS, WORD_NUMBERS, number_phrases
-from ..units import pint_unit, same_amount, unit_at
+from ..units import numbers_data, pint_unit, same_amount, unit_at
 from .align import View
 from .base import Signal
 from .lexicon import Lexicon
@@ -69,6 +69,8 @@ def _unit(v: View, k: int, lex: Lexicon, words: list[str], texts: list[str]) -> 
     found = unit_at(words, k, texts)
     if found:
         return found[0], True, found[1]
+    if w in numbers_data()["qualified"]:  # 'degrees' with no scale named: any of them
+        return "", False, 0
     return (v.lemma(k), False, 1) if v.content(k) else ("", False, 0)
 
 
