@@ -18,9 +18,15 @@ own check passes:
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
     on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
     ("expected to" -> "will");
-  * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
-    which compares the answer with one clause, not the whole sentence; the two values differ
-    and stand in the same slot (as for other recombined values);
+  * recombined across clauses, or bound to the other holder: decided by the class itself
+    (`recombination.clause_recombined`, `binding.rebound`), which compares the answer with one
+    clause, not the whole sentence; the two values differ and stand in the same slot (as for other
+    recombined values), read in the evidence sentence that states the evidence's value; a number
+    set off by commas ('Marta Ilves, 52, and') has no slot words and passes;
+  * mixed sentences: a polarity, modality or quantity signal of a sentence that mixes two evidence
+    sentences passes with `min_restated_mixed` / `min_covered_mixed` when the flagged words keep
+    the neighbours of the evidence's words in the sentence that states them ('300 parcels per
+    month' for another passage's '300 parcels per week');
   * polarity: the negated word's next words are those after the evidence's word, if it has any
     ('was not produced by X' for 'was produced by Y' denies another fact);
   * recombination: the two values differ and stand in the same slot; the answer's number is no
