@@ -240,8 +240,9 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
                 and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
     # a number set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
-    return not own_too and bool(theirs) and not any(t[0] or t[1] for t in theirs) \
-        and all(a.doc.like_num[t] for t in s.tokens)
+    commas = [(i, j) for i, j in _occurrences(e, s.evidence.lower().split())
+              if 0 < i and j + 1 < len(e) and e.word(i - 1) == e.word(j + 1) == ","]
+    return not own_too and bool(commas) and all(a.doc.like_num[t] for t in s.tokens)
 
 
 def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
