@@ -38,6 +38,10 @@ FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equival
     ("The rooftop array on the Linwood depot generates up to 450 kilowatts on a clear day.",
      "The rooftop array on the Linwood depot generates up to 450 megawatts on a clear day.", "quantity",
      "megawatts", "kilowatts", "The rooftop array on the Linwood depot generates up to 0.45 megawatts on a clear day."),
+    # a rate's unit: a slash reads as 'per'
+    ("The Kolt X2 race car reached a top speed of 210 kilometres per hour.",
+     "The Kolt X2 race car reached a top speed of 210 miles per hour.", "quantity", "miles", "kilometres per hour",
+     "The top speed of the Kolt X2 race car was 210 km/h."),
     # a duration stated in the source's other sentence
     ("The Garrison Road bridge will close for repairs from 3 June. Engineers expect the closure to last about six weeks.",
      "The Garrison Road bridge will close from 3 June for about six months of repairs.", "quantity", "months",

@@ -77,9 +77,24 @@ def unit_at(words: Sequence[str], k: int, texts: Sequence[str] | None = None) ->
     else:
         return None
     j = k + used
-    if j + 1 < len(words) and words[j] == "per" and unit(j + 1):
-        found, used = f"{found} / {unit(j + 1)}", used + 2
+    if j + 1 < len(words) and words[j] in ("per", "/"):
+        below = unit(j + 1) or (_symbol(words[j + 1]) if words[j] == "/" else None)
+        if below:
+            found, used = f"{found} / {below}", used + 2
     return found, used
+
+
+@cache
+def _symbol(word: str) -> str | None:
+    """A unit symbol after a slash, one letter too ('km/h', 'm/s')."""
+    word = word.rstrip(".")
+    if not word.isalpha() or len(word) > 3:
+        return None
+    try:
+        units = registry().parse_units(word)
+    except Exception:  # not a unit
+        return None
+    return str(units) if str(units) != "dimensionless" else None
 
 
 @cache
