@@ -33,7 +33,10 @@ def _absent(evidence: str, answer: str) -> list[str]:
      "The clinic cut its waiting times by 40%.", ["40"]),
     ("Half a dozen boats were damaged.", "Six boats were damaged.", "A dozen boats were damaged.", ["dozen"]),
     ("The car reached 60 mph.", "The car reached 97 km per hour.", "The car reached 120 km per hour.", ["120"]),
-    ("The ferry leaves at 8:30.", "The ferry leaves at 8:30 p.m.", "The ferry leaves at 9:30 p.m.", ["9:30", "p.m."]),
+    ("The ferry leaves at half past eight.", "The ferry leaves at 8:30 p.m.", "The ferry leaves at 9:30 p.m.",
+     ["9:30", "p.m."]),
+    ("The shop opens 8:0-17:30 on Sundays.", "The shop opens at 8 am on Sundays.", "The shop opens at 8 pm on Sundays.",
+     ["8", "pm"]),
 ])
 def test_an_equal_amount_is_present_and_another_is_absent(evidence, same, other, flagged):
     assert _absent(evidence, same) == []

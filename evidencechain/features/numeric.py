@@ -2,7 +2,7 @@
 
 Clock times are compared as times: '8 pm', '8:00 PM' and '20:00' (or Yelp's '20:0') are
 all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'; 'half past eight'
-and '8:30' (no a.m. or p.m.) may be either '08:30' or '20:30'. Numbers in words are read as
+or 'eight o'clock' (no a.m. or p.m.) may be either '08:30' or '20:30'. Numbers in words are read as
 phrases ('thirty-six', 'half a dozen', 'two hundred and fifty'); the evidence also states the
 shares it names ('half of the 80 trees': 40) and its amounts in other units ('2.5 km':
 '2,500 metres', `units.base_key`). Word lists: data/numbers.toml.
@@ -80,10 +80,10 @@ def time_spans(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         value = _time(int(m.group(1)), int(m.group(2) or 0), m.group(3))
         if value:
             out.append((m.start(), m.end(), (value,)))
-    for m in _TIME_24.finditer(text):
-        values = _either(int(m.group(1)), int(m.group(2)))
-        if values:
-            out.append((m.start(), m.end(), values))
+    for m in _TIME_24.finditer(text):  # a 24-hour clock (Yelp's '8:0-17:30'): '8:30' is morning
+        value = _time(int(m.group(1)), int(m.group(2)))
+        if value:
+            out.append((m.start(), m.end(), (value,)))
     data = numbers_data()
     for m in _word_time().finditer(text):
         if m.group("clock"):
