@@ -46,6 +46,7 @@ from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
+from .roles import relation
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
 _MIXED_OK = ("polarity", "modality")
@@ -101,6 +102,26 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
+    """A role swap in a sentence that mixes evidence sentences ('In the rain-soaked semi-final, A
+    were defeated by B'): its own words, from the first name to the end of the last name's clause,
+    restate e (a form of the same relation counts: 'defeated' / 'beat') and align with e by the
+    margin; the whole sentence's test (above) judges the words around them too."""
+    ks = _positions(a, s)
+    hi = ks[-1]
+    while hi + 1 < len(a) and not a.punct(hi + 1):
+        hi += 1
+    part = View(a.doc, a.idx[ks[0]:hi + 1], a.start, a.end)
+    groups = {found[0] for j in range(len(e)) if (found := relation(e, j, lex))}
+    own = set(s.tokens)
+    stated = [bool(part.keys(k) & e.content_keys) or bool((g := relation(part, k, lex)) and (
+        g[0] in groups or groups & lex.converses.get(g[0], frozenset())))
+        for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
+    rivals = [alignment(part, o) for o in others if o is not e and o.content_keys != e.content_keys]
+    return (not stated or sum(stated) / len(stated) >= lex.confidence["min_restated"]) \
+        and (not rivals or alignment(part, e) - max(rivals) >= lex.confidence["min_margin"])
 
 
 def _positions(v: View, s: Signal) -> list[int]:
@@ -294,8 +315,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
-        elif ok and s.cls == "roles":
-            ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
+        elif s.cls == "roles":
+            ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
+                and "antonym" not in classes and sum(w[:1].isalnum() for w in s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":

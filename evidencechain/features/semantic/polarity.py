@@ -7,11 +7,20 @@ from .lexicon import Lexicon, stem
 
 
 def is_cue(v: View, k: int, lex: Lexicon) -> bool:
-    """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing')."""
+    """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing'
+    or 'from', 'hardly' before 'ever')."""
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
     return w in lex.negation or (w in lex.verb_negation and after == "to") \
-        or (w in lex.ending_negation and after.endswith("ing"))
+        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues
+
+
+def _subject_scope(v: View, k: int) -> int | None:
+    """The first content word after a subject cue that is no name ('neither Ana nor Ben attended')."""
+    j = v.next_content(k)
+    while j is not None and v.text(j)[:1].isupper():
+        j = v.next_content(j, limit=4)
+    return j
 
 
 def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
@@ -20,13 +29,26 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     for k in range(len(v)):
         w = v.word(k)
         if is_cue(v, k, lex):
-            j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
-                               and v.word(k + 1) in ("longer", "to") else k)
+            after = v.word(k + 1) if k + 1 < len(v) else ""
+            pair = (w, after) in lex.pair_cues or (w in ("no", *lex.verb_negation) and after in ("longer", "to"))
+            j = v.next_content(k + 1 if pair else k)
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            if named and w in lex.subject_cues:
+                j, named = _subject_scope(v, k), False
             exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
             if exclusive:  # 'not the only symptom': the negation bears on 'only'
                 j, named = exclusive[0], False
             out.append((k, None if named else j))
+    return out
+
+
+def _once(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
+    """One cue per negated word ('neither ... nor' negates its verb once)."""
+    seen, out = set(), []
+    for k, j in cues:
+        if j is None or j not in seen:
+            out.append((k, j))
+            seen.add(j)
     return out
 
 
@@ -65,7 +87,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
     out = []
-    a_cues, e_cues = _cues(a, lex), _cues(e, lex)
+    a_cues, e_cues = _once(_cues(a, lex)), _once(_cues(e, lex))
     e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
     a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
     for k, j in a_cues:
@@ -82,8 +104,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
     for side, other, answer_side in ((a, e, True), (e, a, False)):
         for k in range(len(side)):
-            if not side.content(k):
-                continue
+            if not side.content(k) or is_cue(side, k, lex):
+                continue  # 'unable to' is a cue's flip ('able to' / 'unable to' is one flip, not two)
             base = prefixed(side.word(k), lex)
             if base is None or side.word(k) in other.all_keys:
                 continue
