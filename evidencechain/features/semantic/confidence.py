@@ -325,7 +325,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
-            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]), own_too=False)  # the word is e's own
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:

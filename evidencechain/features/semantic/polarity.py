@@ -101,7 +101,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         hits = _related(e, j, a, lex)
         if hits and not any(negated_near(a, p, lex) for p in hits):
-            out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
+            shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
+            out.append(Signal("polarity", (int(a.idx[hits[0]]),), shown))  # 'Neither ... attended': names between
     for side, other, answer_side in ((a, e, True), (e, a, False)):
         for k in range(len(side)):
             if not side.content(k) or is_cue(side, k, lex):
