@@ -57,6 +57,7 @@ class Lexicon:
     """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
     pair_cues: frozenset[tuple[str, str]] = frozenset()
     subject_cues: frozenset[str] = frozenset()
+    comparative_cues: frozenset[str] = frozenset()
     relations: dict[tuple[str, ...], str] = field(default_factory=dict)
     """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -72,12 +73,12 @@ def lexicon() -> Lexicon:
     cues = tomllib.loads(_read("cues.toml"))
     pairs = [tuple(p) for p in cues["antonyms"]["pairs"]]
     ignore = set(cues["antonyms"]["ignore"])
-    for name in ("antonyms.tsv", "opposites.tsv"):  # WordNet's pairs, then the project's own
+    for name in ("antonyms.tsv", "opposites.tsv"):  # WordNet's pairs (less `ignore`), then the project's own
         for line in _read(name).splitlines():
             if line.startswith("#") or line.startswith("word\t") or not line.strip():
                 continue
             a, b = line.split("\t")[:2]
-            if a not in ignore and b not in ignore:
+            if name == "opposites.tsv" or (a not in ignore and b not in ignore):
                 pairs.append((a, b))
     antonyms: dict[str, set[str]] = {}
     for a, b in pairs:
@@ -108,6 +109,7 @@ def lexicon() -> Lexicon:
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()},
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
+        comparative_cues=frozenset(pol["comparative_cues"]),
         **_roles(cues["roles"]))
 
 

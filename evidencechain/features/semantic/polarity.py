@@ -12,7 +12,8 @@ def is_cue(v: View, k: int, lex: Lexicon) -> bool:
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
     return w in lex.negation or (w in lex.verb_negation and after == "to") \
-        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues
+        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues \
+        or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]])
 
 
 def _subject_scope(v: View, k: int) -> int | None:
