@@ -213,19 +213,20 @@ def test_each_cue_and_frame_flags_its_error_and_not_its_paraphrase(evidence, err
     assert not _confident(evidence, variant)
 
 
-@pytest.mark.parametrize("evidence, answer", [
-    ("Pia Lowe married Tom Ardent in 2004.", "Tom Ardent married Pia Lowe in 2004."),  # a symmetric relation
-    ("Fewer than 200 people live in Osk.", "Less than 200 people live in Osk."),  # 'less than' is a bound
-    ("Under 200 people live in Osk.", "Less than 200 people live in Osk."),
-    ("Residents rarely use the Pell lane.", "Residents hardly ever use the Pell lane."),  # two cues, one meaning
-    ("The Vell dam is able to hold the flood.", "The Vell dam is unable to hold the flood."),
+@pytest.mark.parametrize("evidence, answer, classes", [
+    ("Pia Lowe married Tom Ardent in 2004.", "Tom Ardent married Pia Lowe in 2004.", []),  # a symmetric relation
+    ("Fewer than 200 people live in Osk.", "Less than 200 people live in Osk.", []),  # 'less than' is a bound
+    ("Under 200 people live in Osk.", "Less than 200 people live in Osk.", []),
+    ("Residents rarely use the Pell lane.", "Residents hardly ever use the Pell lane.", []),  # two cues, one meaning
+    # 'unable' read once (a cue that flips 'hold', not also a prefix), and 'not unable' twice
+    ("The Vell dam is able to hold the flood.", "The Vell dam is unable to hold the flood.", ["polarity"]),
+    ("The Vell dam is able to hold the flood.", "The Vell dam is not unable to hold the flood.", []),
+    # a participle after its noun is no cue before the next word ('their rights denied in this case')
+    ("In this case, tenants had their rights denied.", "Tenants had their rights denied in this case.", []),
 ])
-def test_symmetric_relations_bounds_and_cues_read_once(evidence, answer):
+def test_symmetric_relations_bounds_and_cues_read_once(evidence, answer, classes):
     found = _confident(evidence, answer)
-    if answer.endswith("unable to hold the flood."):  # 'unable' read once, as a cue, not also as a prefix
-        assert [c for c, _, _ in found] == ["polarity"], found
-    else:
-        assert not found, found
+    assert [c for c, _, _ in found] == classes, found
 
 
 def test_relations_and_opposites_are_read_from_data():

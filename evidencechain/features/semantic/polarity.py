@@ -91,12 +91,14 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     a_cues, e_cues = _once(_cues(a, lex)), _once(_cues(e, lex))
     e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
     a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
+    flipped = (set(), set())  # cue positions that flipped their word, answer side and evidence side
     for k, j in a_cues:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
+            flipped[0].add(k)
     for k, j in e_cues:
         if j is None or any(e.keys(j) & s for s in a_scoped):
             continue
@@ -104,10 +106,11 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if hits and not any(negated_near(a, p, lex) for p in hits):
             shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
             out.append(Signal("polarity", (int(a.idx[hits[0]]),), shown))  # 'Neither ... attended': names between
-    for side, other, answer_side in ((a, e, True), (e, a, False)):
+            flipped[1].add(k)
+    for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):
         for k in range(len(side)):
-            if not side.content(k) or is_cue(side, k, lex):
-                continue  # 'unable to' is a cue's flip ('able to' / 'unable to' is one flip, not two)
+            if not side.content(k) or k in cued:
+                continue  # 'unable to sign' / 'able to sign' flipped 'sign' already: one flip, not two
             base = prefixed(side.word(k), lex)
             if base is None or side.word(k) in other.all_keys:
                 continue
