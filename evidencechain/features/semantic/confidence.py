@@ -105,20 +105,24 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
 
 
 def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
-    """A role swap in a sentence that mixes evidence sentences ('In the rain-soaked semi-final, A
-    were defeated by B'): its own words, from the first name to the end of the last name's clause,
-    restate e (a form of the same relation counts: 'defeated' / 'beat') and align with e by the
-    margin; the whole sentence's test (above) judges the words around them too."""
+    """A role swap of a listed relation (cues.toml [roles]) in a sentence that mixes evidence
+    sentences ('In the rain-soaked semi-final, A were defeated by B'): its own words, from the first
+    name to the end of the last name's clause, restate e (a form of the same relation counts:
+    'defeated' / 'beat') and align with e by the margin; the whole sentence's test judges the
+    words around them too."""
     ks = _positions(a, s)
     hi = ks[-1]
     while hi + 1 < len(a) and not a.punct(hi + 1):
         hi += 1
     part = View(a.doc, a.idx[ks[0]:hi + 1], a.start, a.end)
     groups = {found[0] for j in range(len(e)) if (found := relation(e, j, lex))}
+    told = [k for k in range(ks[-1] - ks[0] + 1) if (g := relation(part, k, lex))
+            and (g[0] in groups or groups & lex.converses.get(g[0], frozenset()))]
+    if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
+        return False
     own = set(s.tokens)
-    stated = [bool(part.keys(k) & e.content_keys) or bool((g := relation(part, k, lex)) and (
-        g[0] in groups or groups & lex.converses.get(g[0], frozenset())))
-        for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
+    stated = [bool(part.keys(k) & e.content_keys) or k in told
+              for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
     rivals = [alignment(part, o) for o in others if o is not e and o.content_keys != e.content_keys]
     return (not stated or sum(stated) / len(stated) >= lex.confidence["min_restated"]) \
         and (not rivals or alignment(part, e) - max(rivals) >= lex.confidence["min_margin"])
@@ -325,7 +329,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
-            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]), own_too=False)  # the word is e's own
+            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]),
+                            own_too=s.evidence.split()[0].lower() == "no")  # 'never attended' / 'attended': e's own word;
+            # 'no transfer has been agreed' / 'linked with a transfer': the noun stands elsewhere
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:

@@ -62,6 +62,8 @@ class Lexicon:
     """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
     symmetric: frozenset[str] = frozenset()
+    participles: frozenset[str] = frozenset()
+    """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
 
 def _read(name: str) -> str:
@@ -121,4 +123,4 @@ def _roles(roles: dict) -> dict:
         converses.setdefault(a, set()).add(b)
         converses.setdefault(b, set()).add(a)
     return {"relations": relations, "converses": {k: frozenset(v) for k, v in converses.items()},
-            "symmetric": frozenset(roles["pairs"]["symmetric"])}
+            "symmetric": frozenset(roles["pairs"]["symmetric"]), "participles": frozenset(roles["participles"])}

@@ -14,10 +14,13 @@ _NAMED = frozenset({"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EV
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 
 
-def _passive(v: View, k: int, since: int, until: int) -> bool:
+def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
     """'by' just after the word ('acquired by', 'beaten by'), or a form of 'be' between its first
     argument at `since` and it, and 'by' between it and its second argument at `until` ('was
-    founded in 1957 by')."""
+    founded in 1957 by'); the word a participle ('goals by Ashley Young' is no passive)."""
+    w = v.word(k)
+    if not (w.endswith(("ed", "en")) or w in lex.participles or (w,) in lex.relations):
+        return False
     if k + 1 < len(v) and v.word(k + 1) == "by":
         return True
     return any(v.word(j) in _BE for j in range(since + 1, k)) and any(v.word(j) == "by" for j in range(k + 1, until))
@@ -124,7 +127,7 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
-    if (ex > er) == (_passive(a, r, x, y) ^ _passive(e, er, min(ex, ey), max(ex, ey)) ^ bool(converse)):
+    if (ex > er) == (_passive(a, r, x, y, lex) ^ _passive(e, er, min(ex, ey), max(ex, ey), lex) ^ bool(converse)):
         return None
     inside = set()  # a closed relative clause says nothing of the relation
     for j in range(min(ex, ey) + 1, max(ex, ey)):
