@@ -223,6 +223,14 @@ def test_each_cue_and_frame_flags_its_error_and_not_its_paraphrase(evidence, err
     ("The Vell dam is able to hold the flood.", "The Vell dam is not unable to hold the flood.", []),
     # a participle after its noun is no cue before the next word ('their rights denied in this case')
     ("In this case, tenants had their rights denied.", "Tenants had their rights denied in this case.", []),
+    # a dropped 'no' before a noun that the answer uses in another frame; a noun before 'by' is no passive;
+    # a name before its title is no relation of two parties
+    ("Ivo Marek (right) is wanted by a host of clubs but no transfer away from Tarnby has been agreed.",
+     "Ivo Marek has been linked with a transfer away from Tarnby.", []),
+    ("Keller was unable to stop goals by Rovers' Ada Marsh and Tom Vey.",
+     "Jon Keller was unable to stop goals from Ada Marsh and Tom Vey.", []),
+    ("Dale Orr, a young linebacker at Pell State, was arrested in March after a fight in a bar near the campus.",
+     "Pell State linebacker Dale Orr, 19, was arrested last month after he allegedly started a fight.", []),
 ])
 def test_symmetric_relations_bounds_and_cues_read_once(evidence, answer, classes):
     found = _confident(evidence, answer)
