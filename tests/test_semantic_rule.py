@@ -201,6 +201,11 @@ FRAMES = [
      "Selby", "The Selby museum received a rare clock from Mira Holt."),
     ("Jonah Reyes sold the Seaview bakery to Ama Lind.", "Ama Lind sold the Seaview bakery to Jonah Reyes.", "roles",
      "Ama", "Ama Lind bought the Seaview bakery from Jonah Reyes."),
+    # a name the parser tags in part ('Bexley' of 'Bexley Town'); a sale said from the other side
+    ("Bexley Town were beaten 2-1 by Morton Athletic on Saturday.", "Bexley Town beat Morton Athletic 2-1 on Saturday.",
+     "roles", "Bexley", "On Saturday, Bexley Town lost 2-1 to Morton Athletic."),
+    ("In 2015 the Vesta group bought Arno Shoes.", "In 2015 Arno Shoes bought the Vesta group.", "roles", "Arno",
+     "In 2015 Arno Shoes was sold to the Vesta group."),
     ("The Pell fund awarded Nora Tait a grant in 2020.", "Nora Tait awarded the Pell fund a grant in 2020.", "roles",
      "Nora", "Nora Tait received a grant from the Pell fund in 2020."),
 ]

@@ -81,7 +81,7 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
         keys.add(base)
     for s in v.keys(k):
         keys |= lex.antonyms.get(s, frozenset())
-    return other.find(frozenset(keys))
+    return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:

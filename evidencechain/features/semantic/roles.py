@@ -51,21 +51,25 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
     """Position of every token inside a named entity -> the positions of its whole entity; a run of
-    capitalised words inside the sentence that the parser did not tag is one name too ('Quorvant')."""
+    capitalised words inside the sentence is one name too, with the entities it touches ('Quorvant',
+    which the parser did not tag; 'Bexley Town', where it tagged 'Bexley')."""
     doc, out = v.doc, {}
+    other = set()  # tokens of dates, numbers and other entities that are no party
     for s, t, label in v.doc.entities or ():
+        inside = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t and v.word(k) not in ("the", "a", "an"))
         if label in _NAMED:
-            whole = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t
-                          and v.word(k) not in ("the", "a", "an"))
-            out.update({k: whole for k in whole})
-    tagged = {int(v.idx[k]) for k in range(len(v)) if any(s <= doc.starts[v.idx[k]] < t for s, t, _ in doc.entities or ())}
+            out.update({k: inside for k in inside})
+        else:
+            other.update(inside)
     run: list[int] = []
-    for k in [*range(1, len(v)), None]:
+    start = 0 if len(v) > 1 and v.content(0) and v.content(1) and v.text(1)[:1].isupper() else 1
+    for k in [*range(start, len(v)), None]:  # the first word only in a name of two words ('Bexley Town beat')
         if k is not None and v.content(k) and v.text(k)[:1].isupper() and not v.doc.like_num[v.idx[k]] \
-                and int(v.idx[k]) not in tagged:
+                and k not in other:
             run.append(k)
             continue
-        out.update({i: tuple(run) for i in run})
+        whole = tuple(sorted({*run, *(i for r in run for i in out.get(r, ()))}))
+        out.update({i: whole for i in whole})
         run = []
     return out
 
