@@ -236,6 +236,9 @@ def test_each_cue_and_frame_flags_its_error_and_not_its_paraphrase(evidence, err
      "Jon Keller was unable to stop goals from Ada Marsh and Tom Vey.", []),
     ("Dale Orr, a young linebacker at Pell State, was arrested in March after a fight in a bar near the campus.",
      "Pell State linebacker Dale Orr, 19, was arrested last month after he allegedly started a fight.", []),
+    # a noun takes a name before it or after 'of' ('Bath co-owners X' = 'X, co-owners of Bath')
+    ("Bath co-owners Lady Ama Brook and Sir Ian Pell spoke to the Gazette's Ola Finn.",
+     "Lady Ama Brook and Sir Ian Pell are co-owners of Bath.", []),
 ])
 def test_symmetric_relations_bounds_and_cues_read_once(evidence, answer, classes):
     found = _confident(evidence, answer)

@@ -111,6 +111,28 @@ def _distinctive(a: View, e: View, x: int, other: int, names: dict) -> int:
     return x
 
 
+def _word_ends(v: View, r: int) -> tuple[int, int]:
+    """First and last position of the hyphenated word at r ('co - owners')."""
+    lo, hi = r, r
+    while lo >= 2 and v.word(lo - 1) == "-":
+        lo -= 2
+    while hi + 2 < len(v) and v.word(hi + 1) == "-":
+        hi += 2
+    return lo, hi
+
+
+def _modifier_or_of(v: View, r: int, k: int, names: dict) -> str | None:
+    """'modifier' where the name at k stands right before the noun at r ('Reading co-owners'),
+    'of' where it follows 'of', 'at' or 'for' after it ('co-owners of Reading')."""
+    lo, hi = _word_ends(v, r)
+    whole = names.get(k, (k,))
+    if max(whole) == lo - 1:
+        return "modifier"
+    if hi + 1 < len(v) and v.word(hi + 1) in ("of", "at", "for") and min(whole) - hi - 2 in (0, 1):
+        return "of"
+    return None
+
+
 def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_names: dict,
           lex: Lexicon, converse: bool | None = None) -> Signal | None:
     """The signal of arguments x and y of the relation at r (er in e) exchanged, if they are.
@@ -127,6 +149,9 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None  # a listed relation takes a party that is no name ('a group of farmers sued X')
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
+    if converse is None and any({_modifier_or_of(a, r, p, names), _modifier_or_of(e, er, q, their_names)}
+                                == {"modifier", "of"} for p, q in ((x, ex), (y, ey))):
+        return None  # 'Reading co-owners X' = 'X, co-owners of Reading': a noun's two ways to take a name
     if any(e.word(j) in lex.relative and not _closed(e, j, er) for j in range(min(ex, ey) + 1, max(ex, ey))):
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
