@@ -51,7 +51,7 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
     """Position of every token inside a named entity -> the positions of its whole entity; a run of
-    capitalised words inside the sentence is one name too, with the entities it touches ('Quorvant',
+    capitalised words inside the sentence is one name too, with the entities it starts from ('Quorvant',
     which the parser did not tag; 'Bexley Town', where it tagged 'Bexley')."""
     doc, out = v.doc, {}
     other = set()  # tokens of dates, numbers and other entities that are no party
@@ -68,6 +68,9 @@ def _names(v: View) -> dict[int, tuple[int, ...]]:
                 and k not in other:
             run.append(k)
             continue
+        tagged = [r for r in run if r in out]
+        if tagged:  # a title before a tagged name is not the name ('Judge', 'Gov.'): the run extends it rightwards
+            run = [r for r in run if r >= min(out[tagged[0]])]
         whole = tuple(sorted({*run, *(i for r in run for i in out.get(r, ()))}))
         out.update({i: whole for i in whole})
         run = []
