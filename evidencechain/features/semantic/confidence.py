@@ -52,6 +52,7 @@ from .align import View, alignment
 from .base import Signal
 from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
+from .roles import relation
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
 _MIXED_OK = ("polarity", "modality", "quantity")
@@ -116,6 +117,30 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
+    """A role swap of a listed relation (cues.toml [roles]) in a sentence that mixes evidence
+    sentences ('In the rain-soaked semi-final, A were defeated by B'): its own words, from the first
+    name to the end of the last name's clause, restate e (a form of the same relation counts:
+    'defeated' / 'beat') and align with e by the margin; the whole sentence's test judges the
+    words around them too."""
+    ks = _positions(a, s)
+    hi = ks[-1]
+    while hi + 1 < len(a) and not a.punct(hi + 1):
+        hi += 1
+    part = View(a.doc, a.idx[ks[0]:hi + 1], a.start, a.end)
+    groups = {found[0] for j in range(len(e)) if (found := relation(e, j, lex))}
+    told = [k for k in range(ks[-1] - ks[0] + 1) if (g := relation(part, k, lex))
+            and (g[0] in groups or groups & lex.converses.get(g[0], frozenset()))]
+    if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
+        return False
+    own = set(s.tokens)
+    stated = [bool(part.keys(k) & e.content_keys) or k in told
+              for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
+    rivals = [alignment(part, o) for o in others if o is not e and o.content_keys != e.content_keys]
+    return (not stated or sum(stated) / len(stated) >= lex.confidence["min_restated"]) \
+        and (not rivals or alignment(part, e) - max(rivals) >= lex.confidence["min_margin"])
 
 
 def _positions(v: View, s: Signal) -> list[int]:
@@ -312,8 +337,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = _distinct(a, s) and _same_slot(a, _holder(e, others, s), s, own_too=False)
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
-        elif ok and s.cls == "roles":
-            ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
+        elif s.cls == "roles":
+            ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
+                and "antonym" not in classes and sum(w[:1].isalnum() for w in s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
@@ -321,7 +347,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
-            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]),
+                            own_too=s.evidence.split()[0].lower() == "no")  # 'never attended' / 'attended': e's own word;
+            # 'no transfer has been agreed' / 'linked with a transfer': the noun stands elsewhere
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:
