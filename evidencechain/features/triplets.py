@@ -62,6 +62,8 @@ class EvidenceSentence:
 def _number_kind(value: str) -> str:
     if value.startswith("time:"):
         return "time"
+    if value.startswith("["):  # an amount's unit-free key (`units.base_key`)
+        return "amount"
     v = float(value)
     return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
 
@@ -129,9 +131,9 @@ def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
 def _token_values(p: ParsedText) -> list[set[str]]:
     """Normalised numbers per token, clock times included."""
     values = [token_number_values(t) for t in p.lower]
-    for a, b, value in time_spans(p.text):
+    for a, b, times in time_spans(p.text):
         for i in p.tokens_in(a, b):
-            values[i] = {value}
+            values[i] = set(times)
     return values
 
 
