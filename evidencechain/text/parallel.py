@@ -179,9 +179,10 @@ class _Team:
                 pids.append(pid)
             thread = threading.Thread(target=self._read, args=(conns,), daemon=True)
             thread.start()
-            while (k := self._claim(first=False)) is not None:
-                self.done[k] = list(self.task(self.chunks[k]))
-                finished(k)
+            with at_most(1):  # a task that maps chunks itself does so here, as in the children
+                while (k := self._claim(first=False)) is not None:
+                    self.done[k] = list(self.task(self.chunks[k]))
+                    finished(k)
         except BaseException:
             for pid in pids:
                 with suppress(ProcessLookupError):
