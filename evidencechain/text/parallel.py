@@ -158,6 +158,8 @@ class _Team:
                     open_.remove(conn)
                     conn.close()
                     continue
+                except Exception as exc:  # a result that does not unpickle: the next still may
+                    k, value = -1, exc
                 if k < 0:
                     self.failure = self.failure or value
                 else:
