@@ -109,6 +109,15 @@ def test_summary_counts_per_class():
         {"class": "p", "kind": "paraphrase", "cases": 1, "flagged": 0, "caught": 0}]
 
 
+def test_summary_keeps_paraphrases_apart_when_they_name_an_error_class():
+    import pandas as pd
+    scored = pd.DataFrame({"class": ["a", "a", "a"], "kind": ["error", "paraphrase", "paraphrase"],
+                           "flagged": [True, True, False], "caught": [True, False, False]})
+    assert summary(scored).to_dict("records") == [
+        {"class": "a", "kind": "error", "cases": 1, "flagged": 1, "caught": 1},
+        {"class": "a", "kind": "paraphrase", "cases": 2, "flagged": 1, "caught": 0}]
+
+
 @pytest.mark.slow
 def test_detect_flags_a_confident_conflict_by_rule(tmp_path_factory, monkeypatch):
     from detect_support import default_cache

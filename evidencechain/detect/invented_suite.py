@@ -4,7 +4,8 @@ unless `--model`): per class, the errors caught and the paraphrases flagged.
     python -m evidencechain.detect.invented_suite [--suite tests/data/invented_suite.jsonl] [--model DIR]
         [--conflicts on|off] [--out CSV] [--summary DIR]
 
-The suite (JSONL, one case a line): `id`, `class`, `kind` ('error' or 'paraphrase'), `evidence`,
+The suite (JSONL, one case a line): `id`, `class`, `kind` ('error' or 'paraphrase'; a paraphrase's class may name the error
+class it guards against, rows are summarised per class and kind), `evidence`,
 `answer`, `spans` (character offsets of the planted words in the answer). An error is caught when
 the verdict is 'hallucinated' and a span overlaps a planted word; `flagged` counts the verdict
 alone. A paraphrase is a false alarm when its verdict is 'hallucinated'. The default suite is
@@ -62,8 +63,8 @@ def score(detector, cases: list[dict]) -> pd.DataFrame:
 
 def summary(scored: pd.DataFrame) -> pd.DataFrame:
     out = []
-    for cls, g in scored.groupby("class", sort=False):
-        out.append({"class": cls, "kind": g["kind"].iloc[0], "cases": len(g), "flagged": int(g["flagged"].sum()),
+    for (cls, kind), g in scored.groupby(["class", "kind"], sort=False):
+        out.append({"class": cls, "kind": kind, "cases": len(g), "flagged": int(g["flagged"].sum()),
                     "caught": int(g["caught"].sum())})
     return pd.DataFrame(out)
 
