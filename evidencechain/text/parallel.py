@@ -1,5 +1,6 @@
-"""Parse on every core: texts are cut into ordered chunks, parsed by forked workers (which share
-the parent's loaded pipeline) and returned in order, so the output is the same as on one core.
+"""Parse on every core: texts are cut into ordered chunks, parsed by this process and forked
+workers (which share its loaded pipeline) and returned in order, so the output is the same as on
+one core (the chunks, and so the batches the pipeline sees, do not depend on the workers).
 `map_forked` does the same for a few large independent tasks (the ablation's refits), and
 `fork_later` starts one task in a forked worker while this process goes on with other work.
 
