@@ -212,9 +212,11 @@ def copy_rate_table(corpus: Corpus, n_max: int = 4) -> pd.DataFrame:
     from .features.triplets import copy_rate
     from .text.chunks import build_evidence
 
-    rows = []
+    rows, texts = [], {}
     for r in corpus.responses:
-        evidence = build_evidence(corpus.source_of(r)).text
+        if r.source_id not in texts:
+            texts[r.source_id] = build_evidence(corpus.source_of(r)).text
+        evidence = texts[r.source_id]
         rows.append({"response_id": r.id, "label": int(r.hallucinated),
                      **{f"copy_{n}": copy_rate(r.response, evidence, n) for n in range(1, n_max + 1)}})
     return pd.DataFrame(rows)

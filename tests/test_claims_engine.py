@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +15,15 @@ import pytest
 from evidencechain.data.audit import generate_audit_corpus
 from evidencechain.features import FeatureConfig, FeatureExtractor
 from evidencechain.features import claims as claims_module
+from evidencechain.features.claims import evidence_sentences
+from evidencechain.features.triplets import check_triplets
+from evidencechain.records import Corpus
 from evidencechain.text import parallel
 from evidencechain.text.cache import ParseCache
 from evidencechain.text.dependency import load_dependency_pipeline
 from evidencechain.text.nlp import load_pipeline
 from evidencechain.text.parse import parse_texts, rule_pipeline, sentence_slice
+from evidencechain.text.triplets import extract_triplets
 
 PINNED = Path(__file__).parent / "fixtures" / "pinned_triplets_blank.json"
 FIELDS = ("text", "starts", "ends", "lower", "lemma", "is_punct", "is_stop", "like_num", "sentences", "entities")
@@ -144,3 +150,49 @@ def test_a_warm_transform_extracts_and_checks_only_answers_not_seen(monkeypatch)
     fresh = FeatureExtractor(FeatureConfig(claims=True, pipeline="blank"), cache=ParseCache(None))
     alone = fresh.fit(first, progress=False).transform(more, progress=False).claims
     assert extractor.transform(more, progress=False).claims.equals(alone)
+
+
+def _sharing_sample(corpus, n_sources: int = 8):
+    """Answers of a few sources, plus answers made to share sentences and claims: one repeating two
+    of its source's answers in reverse order (the same sentences at other offsets and indices),
+    and one of each source's answers moved to the next source (the same claims, other evidence)."""
+    sources = list(dict.fromkeys(r.source_id for r in corpus.responses))[:n_sources]
+    own = [r for r in corpus.responses if r.source_id in sources]
+    extra = []
+    for k, sid in enumerate(sources):
+        mine = [r for r in own if r.source_id == sid]
+        extra.append(replace(mine[0], id=f"{sid}-again", labels=(), sentence_meta=None,
+                             response=f"{mine[1].response} {mine[0].response}"))
+        extra.append(replace(mine[2], id=f"{sid}-moved", labels=(), sentence_meta=None,
+                             source_id=sources[(k + 1) % len(sources)]))
+    return Corpus("sharing", {s: corpus.sources[s] for s in sources}, own + extra, span_labels=True, labelled=True)
+
+
+@pytest.mark.parametrize("pipeline", ["blank", "auto"])
+def test_claims_are_those_of_the_per_answer_api_when_answers_share_sentences_and_claims(pipeline):
+    """Triplets extracted once per distinct sentence text and checked once per distinct (source,
+    claim text) are, answer by answer, what the per-answer API gives: `extract_triplets` over the
+    answer's sentences, `check_triplets` against its source's evidence sentences."""
+    if pipeline == "auto" and load_pipeline("auto")[1].startswith("blank"):
+        pytest.skip("no spaCy model installed")
+    sample = _sharing_sample(generate_audit_corpus(17, 1))
+    extractor = FeatureExtractor(FeatureConfig(claims=True, pipeline=pipeline), cache=ParseCache(None))
+    tables = extractor.fit(sample, progress=False).transform(sample, progress=False)
+    spans = {rid: list(zip(g["start"].astype(int), g["end"].astype(int)))
+             for rid, g in tables.sentences.groupby("response_id", sort=False)}
+    expected, sentence_texts, claim_sources = [], Counter(), {}
+    for r in sample.responses:
+        triplets = extract_triplets(r.response, spans[r.id])
+        sentence_texts.update({r.response[a:b] for a, b in spans[r.id]})
+        evidence = evidence_sentences(tables.indices[r.source_id])
+        for v in check_triplets(triplets, evidence, pipeline=pipeline):
+            t = v.triplet
+            claim_sources.setdefault(t.as_text(), set()).add(r.source_id)
+            expected.append([r.id, t.sentence_index, t.start, t.end, t.subject.text, t.relation.text,
+                             t.object.text, v.verdict, v.evidence_index, v.coverage])
+    got = [[r.response_id, int(r.sentence_index), int(r.start), int(r.end), r.subject, r.relation, r.object,
+            r.verdict, int(r.evidence_index), float(r.coverage)] for r in tables.claims.itertuples(index=False)]
+    assert got == expected and len(got) > 300
+    assert sum(n > 1 for n in sentence_texts.values()) >= 20
+    assert sum(len(s) > 1 for s in claim_sources.values()) >= 20
+    assert {v for *_, v, _, _ in got} == {"Entailment", "Neutral", "Contradiction"}

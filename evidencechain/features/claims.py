@@ -31,7 +31,7 @@ from ..text.parse import ParsedText, parse_texts, pipeline_name, rule_pipeline, 
 from ..text.triplets import Triplet, sentence_jobs, sentence_triplets
 from .evidence import EvidenceIndex
 from .family import RUNS, FamilyContext, FeatureFamily, WorkTables, switched
-from .triplets import COUNT_COLUMNS, TripletVerdict, check_parsed, evidence_facts
+from .triplets import COUNT_COLUMNS, EvidenceFacts, TripletVerdict, evidence_facts, judge
 
 TRIPLET_COLUMNS = ["response_id", "sentence_index", "start", "end", "subject", "relation", "object",
                    "verdict", "evidence_index", "coverage"]
@@ -43,8 +43,10 @@ CLAIMS = "claims table"
 """The scratch key of the full triplet table (`FamilyContext.scratch`)."""
 CLAIMS_MEMO = "claim verdicts"
 """The `ParseCache.derived` map of each answer's checked triplets (`claim_verdicts`)."""
+FACTS_MEMO = "claim evidence facts"
+"""The `ParseCache.derived` map of each source's `evidence_facts` (`_source_facts`)."""
 CLAIMS_FORMAT = 1
-"""Version of the memo's values; bump it when what `claim_verdicts` returns changes shape."""
+"""Version of the memos' values; bump it when what `claim_verdicts` returns changes shape."""
 
 
 def claim_pipeline_name() -> str:
@@ -72,24 +74,27 @@ def evidence_parses(index: EvidenceIndex, pipeline: str) -> list[ParsedText | st
 
 def answer_triplets(jobs: dict[str, list[tuple[int, int, int]]], texts: dict[str, str], cache=None,
                     progress: bool = True) -> dict[str, list[Triplet]]:
-    """Triplets of every answer of `jobs` (response id -> its `sentence_jobs`): all their
-    sentences parsed in one batch (each distinct sentence once, from the cache when seen before)."""
-    pieces = [texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js]
+    """Triplets of every answer of `jobs` (response id -> its `sentence_jobs`): each distinct
+    sentence text is parsed (from the cache when seen before) and its triplets extracted once, then
+    placed at every answer sentence that holds it (`Triplet.moved`)."""
+    pieces = list(dict.fromkeys(texts[rid][a:b] for rid, js in jobs.items() for _, a, b in js))
+    found = dict(zip(pieces, _sentence_triplets(pieces, cache, progress)))
+    return {rid: [t.moved(a, i) for i, a, b in js for t in found[texts[rid][a:b]]] for rid, js in jobs.items()}
+
+
+def _sentence_triplets(pieces: list[str], cache, progress: bool) -> list[list[Triplet]]:
+    """The triplets of each sentence text alone (offsets into it, sentence index 0)."""
     if dependency_pipeline_name() is None:
-        docs = iter(load_pipeline("blank")[0].pipe(pieces))
-        return {rid: sentence_triplets(texts[rid], [(i, a, next(docs)) for i, a, _ in js], False)
-                for rid, js in jobs.items()}
+        docs = load_pipeline("blank")[0].pipe(pieces)
+        return [sentence_triplets(piece, [(0, 0, doc)], False) for piece, doc in zip(pieces, docs)]
     arcs = dependency_parses(pieces, cache=cache, progress=progress)
     vocab = dependency_vocab()
-    first = dict(zip(jobs, np.cumsum([0, *map(len, jobs.values())]).tolist()))
 
-    def extract(rids: list[str]) -> list[list[Triplet]]:
-        return [sentence_triplets(texts[rid], [(i, a, arcs[first[rid] + n].doc(vocab))
-                                               for n, (i, a, _) in enumerate(jobs[rid])], True) for rid in rids]
+    def extract(which: list[int]) -> list[list[Triplet]]:
+        return [sentence_triplets(pieces[k], [(0, 0, arcs[k].doc(vocab))], True) for k in which]
 
-    rids = list(jobs)
-    return dict(zip(rids, map_chunks(extract, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
-                                     desc="claim triplets", unit="resp")))
+    return list(map_chunks(extract, range(len(pieces)), sizes=list(map(len, pieces)), progress=progress,
+                           desc="claim triplets", unit="sentence"))
 
 
 def claim_verdicts(sentences: pd.DataFrame, texts: dict[str, str], indices: dict[str, EvidenceIndex],
@@ -109,34 +114,56 @@ def claim_verdicts(sentences: pd.DataFrame, texts: dict[str, str], indices: dict
     memo = cache.derived(CLAIMS_MEMO)
     todo = {rid: sentence_jobs(texts[rid], spans[rid]) for rid in groups if keys[rid] not in memo}
     if todo:
-        fresh = _check_answers(answer_triplets(todo, texts, cache, progress), source_of, indices, texts,
+        fresh = _check_answers(answer_triplets(todo, texts, cache, progress), source_of, indices,
                                progress, cache, pipeline)
         memo.update((keys[rid], verdicts) for rid, verdicts in fresh.items())
     return {rid: memo[keys[rid]] for rid in groups}
 
 
 def _check_answers(found: dict[str, list[Triplet]], source_of: dict[str, str], indices: dict[str, EvidenceIndex],
-                   texts: dict[str, str], progress: bool, cache, pipeline: str) -> dict[str, list[TripletVerdict]]:
+                   progress: bool, cache, pipeline: str) -> dict[str, list[TripletVerdict]]:
     """The verdicts of the triplets `found` of each answer against the evidence sentences of its
-    source: the triplets' texts and the evidence sentences parsed in one batch (each source's
-    once), then checked on every core in answer order."""
-    sliced = {sid: evidence_parses(indices[sid], pipeline) for sid in dict.fromkeys(source_of[r] for r in found)}
-    flat = [t for triplets in found.values() for t in triplets]
-    todo = [t.as_text() for t in flat] + [text for ev in sliced.values() for text in ev if isinstance(text, str)]
-    parsed = iter(parse_texts(todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims"))
-    parsed_of = {rid: [next(parsed) for _ in triplets] for rid, triplets in found.items()}
-    evidence = {sid: [next(parsed) if isinstance(p, str) else p for p in ev] for sid, ev in sliced.items()}
+    source. A verdict depends only on the triplet's text and the source, so each distinct (source,
+    triplet text) is checked once, on every core; the triplets' texts and the evidence sentences are
+    parsed in one batch, and each source's `evidence_facts` are made once per cache
+    (`ParseCache.derived`)."""
+    as_text = {rid: [t.as_text() for t in triplets] for rid, triplets in found.items()}
+    claims = list(dict.fromkeys(x for xs in as_text.values() for x in xs))
+    parsed, facts = _parse_claims(claims, list(dict.fromkeys(source_of[r] for r in found)), indices, progress,
+                                  cache, pipeline)
+    pairs = list(dict.fromkeys((source_of[rid], x) for rid, xs in as_text.items() for x in xs))
+    number = dict(zip(claims, range(len(claims))))
 
-    def check(rids: list[str]) -> list[list[TripletVerdict]]:
-        facts: dict = {}
-        for rid in rids:
-            if source_of[rid] not in facts:
-                facts[source_of[rid]] = evidence_facts(evidence[source_of[rid]])
-        return [check_parsed(found[rid], parsed_of[rid], facts[source_of[rid]]) for rid in rids]
+    def check(which: list[int]) -> list[tuple]:
+        return [judge(parsed[number[pairs[k][1]]], facts[pairs[k][0]]) for k in which]
 
-    rids = list(found)
-    return dict(zip(rids, map_chunks(check, rids, sizes=[len(texts[r]) for r in rids], progress=progress,
-                                     desc="check claims", unit="resp")))
+    judged = dict(zip(pairs, map_chunks(check, range(len(pairs)), sizes=[len(x) for _, x in pairs],
+                                        progress=progress, desc="check claims", unit="claim")))
+    return {rid: [TripletVerdict(t, *judged[source_of[rid], x]) for t, x in zip(triplets, as_text[rid])]
+            for rid, triplets in found.items()}
+
+
+def _parse_claims(claims: list[str], sources: list[str], indices: dict[str, EvidenceIndex], progress: bool,
+                  cache, pipeline: str) -> tuple[list[ParsedText], dict[str, EvidenceFacts]]:
+    """The parse of each claim text, and the `evidence_facts` of each source: from the memo when
+    made before with this cache, else from its evidence sentences (parsed after the claims in
+    one batch), on every core."""
+    memo = cache.derived(FACTS_MEMO)
+    keys = {sid: content_key(str(CLAIMS_FORMAT), pipeline_name(pipeline), indices[sid].pipeline,
+                             indices[sid].parsed.text) for sid in sources}
+    sliced = {keys[sid]: evidence_parses(indices[sid], pipeline) for sid in sources if keys[sid] not in memo}
+    todo = [text for ev in sliced.values() for text in ev if isinstance(text, str)]
+    parsed = parse_texts(claims + todo, pipeline=pipeline, cache=cache, progress=progress, desc="parse claims")
+    rest = iter(parsed[len(claims):])
+    evidence = [[next(rest) if isinstance(p, str) else p for p in ev] for ev in sliced.values()]
+
+    def make(which: list[int]) -> list[EvidenceFacts]:
+        return [evidence_facts(evidence[k]) for k in which]
+
+    made = map_chunks(make, range(len(evidence)), sizes=[sum(len(p.text) for p in ev) for ev in evidence],
+                      progress=progress, desc="index evidence", unit="source")
+    memo.update(zip(sliced, made))
+    return parsed[:len(claims)], {sid: memo[keys[sid]] for sid in sources}
 
 
 def add_claim_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dict[str, str],
@@ -159,8 +186,8 @@ def claim_table(sentences: pd.DataFrame, tokens: pd.DataFrame | None, texts: dic
     triplets' texts, and each source's evidence sentences (once per source, not per answer), these
     two with the run's token pipeline (`pipeline`, as the other features); under the blank
     pipeline the evidence sentences are slices of the source's parse (`evidence_parses`).
-    Triplet extraction and checking run on every core (`map_chunks`), in answer order, once per
-    answer and cache (`claim_verdicts`)."""
+    Triplets are extracted once per distinct sentence text and checked once per distinct (source,
+    triplet text), on every core (`map_chunks`); an answer is done once per cache (`claim_verdicts`)."""
     verdicts_of = claim_verdicts(sentences, texts, indices, progress, cache, pipeline)
     source_of = dict(zip(sentences["response_id"], sentences["source_id"])) if len(sentences) else {}
     rows = []

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,8 @@ class EvidenceSentence:
 def _number_kind(value: str) -> str:
     if value.startswith("time:"):
         return "time"
+    if value.startswith("["):  # an amount's unit-free key (`units.base_key`)
+        return "amount"
     v = float(value)
     return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
 
@@ -128,9 +131,9 @@ def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
 def _token_values(p: ParsedText) -> list[set[str]]:
     """Normalised numbers per token, clock times included."""
     values = [token_number_values(t) for t in p.lower]
-    for a, b, value in time_spans(p.text):
+    for a, b, times in time_spans(p.text):
         for i in p.tokens_in(a, b):
-            values[i] = {value}
+            values[i] = set(times)
     return values
 
 
@@ -163,17 +166,18 @@ def _conflicts(p: ParsedText, values: list[set[str]],
     return absent, contradicted, notes
 
 
-def _check(triplet: Triplet, p: ParsedText, facts: EvidenceFacts,
-           threshold: float) -> TripletVerdict:
+def judge(p: ParsedText, facts: EvidenceFacts, threshold: float = 0.7) -> tuple[str, int, float, str]:
+    """(verdict, evidence index, coverage, reason) of the claim parsed as `p` (a triplet's
+    `as_text()`): everything of its `TripletVerdict` but the triplet, which it depends on only
+    through that text."""
     idx = content_indices(p)
     if not len(idx):
-        return TripletVerdict(triplet, "Entailment", -1, 1.0, "no content words")
+        return "Entailment", -1, 1.0, "no content words"
     values = _token_values(p)
     m = _coverage_matrix(p, idx, values, facts)
     counts = m.sum(axis=0)
     if not len(counts) or counts.max() == 0:
-        return TripletVerdict(triplet, "Neutral", -1, 0.0,
-                              "no evidence sentence shares a content word")
+        return "Neutral", -1, 0.0, "no evidence sentence shares a content word"
     # among the best-covering sentences, the one whose window (itself and its neighbours) covers most
     windows = [(m[:, max(0, i - 1):i + 2].any(axis=1), i) for i in np.flatnonzero(counts == counts.max())]
     covered, best = max(windows, key=lambda x: (int(x[0].sum()), -x[1]))
@@ -183,15 +187,13 @@ def _check(triplet: Triplet, p: ParsedText, facts: EvidenceFacts,
     absent, contradicted, notes = _conflicts(p, values, window)
     others = ~contradicted[idx]
     if contradicted.any() and others.any() and covered[others].mean() >= threshold:
-        return TripletVerdict(triplet, "Contradiction", best, coverage, "; ".join(notes))
+        return "Contradiction", best, coverage, "; ".join(notes)
     if absent.any():
         missing = ", ".join(repr(p.token_text(i)) for i in np.flatnonzero(absent)[:3])
-        return TripletVerdict(triplet, "Neutral", best, coverage, f"not in evidence: {missing}")
+        return "Neutral", best, coverage, f"not in evidence: {missing}"
     if coverage >= threshold:
-        return TripletVerdict(triplet, "Entailment", best, coverage,
-                              f"coverage {coverage:.2f} >= {threshold:.2f}")
-    return TripletVerdict(triplet, "Neutral", best, coverage,
-                          f"coverage {coverage:.2f} < {threshold:.2f}")
+        return "Entailment", best, coverage, f"coverage {coverage:.2f} >= {threshold:.2f}"
+    return "Neutral", best, coverage, f"coverage {coverage:.2f} < {threshold:.2f}"
 
 
 def check_triplets(triplets: Sequence[Triplet], evidence_sentences: list[str],
@@ -213,7 +215,7 @@ def check_parsed(triplets: Sequence[Triplet], parsed: Sequence[ParsedText], fact
                  coverage_threshold: float = 0.7) -> list[TripletVerdict]:
     """`check_triplets` with the work done beforehand: each triplet's `as_text()` parsed, and
     the evidence sentences of its source as `evidence_facts` (once per source)."""
-    return [_check(t, p, facts, coverage_threshold) for t, p in zip(triplets, parsed)]
+    return [TripletVerdict(t, *judge(p, facts, coverage_threshold)) for t, p in zip(triplets, parsed)]
 
 
 def sentence_verdict_counts(verdicts: Sequence[TripletVerdict], n_sentences: int) -> pd.DataFrame:
@@ -284,6 +286,12 @@ def copy_rate(answer: str, evidence: str, n: int) -> float:
     grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
     if not grams:
         return 0.0
-    ev = _WORD.findall(evidence.lower())
-    known = {tuple(ev[i:i + n]) for i in range(len(ev) - n + 1)}
+    known = _known_grams(evidence, n)
     return sum(g in known for g in grams) / len(grams)
+
+
+@lru_cache(maxsize=64)
+def _known_grams(evidence: str, n: int) -> frozenset[tuple[str, ...]]:
+    """The word n-grams of an evidence text (the answers of a source share them)."""
+    ev = _WORD.findall(evidence.lower())
+    return frozenset(tuple(ev[i:i + n]) for i in range(len(ev) - n + 1))

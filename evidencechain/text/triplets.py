@@ -93,6 +93,12 @@ class Triplet:
     def as_text(self) -> str:
         return " ".join(p for p in (self.subject.text, self.relation_text, self.object.text) if p)
 
+    def moved(self, offset: int, sentence_index: int) -> Triplet:
+        """This triplet of a sentence parsed alone, placed at `offset` of a text as its sentence
+        `sentence_index` (extraction reads only the sentence: the triplets found there)."""
+        return Triplet(*(Element(e.start + offset, e.end + offset, e.text)
+                         for e in (self.subject, self.relation, self.object)), sentence_index)
+
 
 @cache
 def _words() -> dict:

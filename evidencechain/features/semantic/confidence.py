@@ -18,9 +18,15 @@ own check passes:
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
     on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
     ("expected to" -> "will");
-  * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
-    which compares the answer with one clause, not the whole sentence; the two values differ
-    and stand in the same slot (as for other recombined values);
+  * recombined across clauses, or bound to the other holder: decided by the class itself
+    (`recombination.clause_recombined`, `binding.rebound`), which compares the answer with one
+    clause, not the whole sentence; the two values differ and stand in the same slot (as for other
+    recombined values), read in the evidence sentence that states the evidence's value; a number
+    set off by commas ('Marta Ilves, 52, and') has no slot words and passes;
+  * mixed sentences: a polarity, modality or quantity signal of a sentence that mixes two evidence
+    sentences passes with `min_restated_mixed` / `min_covered_mixed` when the flagged words keep
+    the neighbours of the evidence's words in the sentence that states them ('300 parcels per
+    month' for another passage's '300 parcels per week');
   * polarity: the negated word's next words are those after the evidence's word, if it has any
     ('was not produced by X' for 'was produced by Y' denies another fact);
   * recombination: the two values differ and stand in the same slot; the answer's number is no
@@ -48,7 +54,7 @@ from .lexicon import Lexicon
 from .recombination import bound, clause_alignment, clauses, partitive, values
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
-_MIXED_OK = ("polarity", "modality")
+_MIXED_OK = ("polarity", "modality", "quantity")
 
 
 def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
@@ -77,6 +83,15 @@ def _local(a: View, e: View, s: Signal) -> bool:
         if mine:
             return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
     return False
+
+
+def _holder(e: View, others: list[View] | None, s: Signal) -> View:
+    """e, or the evidence sentence that states the signal's evidence words where e does not (an
+    amount the answer takes from another passage: 'hands out 300 parcels per week')."""
+    words = s.evidence.lower().split()
+    if not words or _occurrences(e, words):
+        return e
+    return next((o for o in others or () if _occurrences(o, words)), e)
 
 
 def _home(e: View, s: Signal, lex: Lexicon) -> View:
@@ -224,7 +239,10 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
                 and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
-    return False
+    # a number set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
+    commas = [(i, j) for i, j in _occurrences(e, s.evidence.lower().split())
+              if 0 < i and j + 1 < len(e) and e.word(i - 1) == e.word(j + 1) == ","]
+    return not own_too and bool(commas) and all(a.doc.like_num[t] for t in s.tokens)
 
 
 def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
@@ -288,10 +306,10 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
-                and _local(a, e, s):
+                and _local(a, _holder(e, others, s), s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
-        if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
-            ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
+        if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)
+            ok = _distinct(a, s) and _same_slot(a, _holder(e, others, s), s, own_too=False)
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif ok and s.cls == "roles":

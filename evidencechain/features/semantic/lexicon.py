@@ -34,7 +34,11 @@ class Lexicon:
     scales: dict[str, float]
     percent: frozenset[str]
     currency: dict[str, str]
-    not_units: frozenset[str]
+    points: frozenset[str]
+    rate_words: frozenset[str]
+    periods: frozenset[str]
+    rate_adverbs: dict[str, str]
+    rate_reach: int
     modality: dict[str, dict[str, int]]
     """scale name -> word -> level."""
     after_article: str
@@ -88,7 +92,9 @@ def lexicon() -> Lexicon:
         exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
-        currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        currency=dict(q["currency"]), points=frozenset(q["points"]), rate_words=frozenset(q["rate_words"]),
+        periods=frozenset(q["periods"]), rate_adverbs=dict(q["rate_adverbs"]), rate_reach=int(q["rate_reach"]),
+        modality=modality,
         after_article=str(cues["modality"]["after_article"]),
         unreached=frozenset(cues["modality"]["unreached"]),
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
