@@ -209,16 +209,16 @@ def no_info_table(scored: ScoredTables, methods: list[str]) -> pd.DataFrame:
 def copy_rate_table(corpus: Corpus, n_max: int = 4) -> pd.DataFrame:
     """RefChecker's copy-rate analysis: the share of each answer's word n-grams (n = 1..4) found
     in its source, with the answer's label."""
-    from .features.triplets import copy_rate
+    from .features.triplets import copy_rates
     from .text.chunks import build_evidence
 
-    rows, texts = [], {}
+    rows, texts, ns = [], {}, range(1, n_max + 1)
     for r in corpus.responses:
         if r.source_id not in texts:
             texts[r.source_id] = build_evidence(corpus.source_of(r)).text
         evidence = texts[r.source_id]
         rows.append({"response_id": r.id, "label": int(r.hallucinated),
-                     **{f"copy_{n}": copy_rate(r.response, evidence, n) for n in range(1, n_max + 1)}})
+                     **{f"copy_{n}": v for n, v in zip(ns, copy_rates(r.response, evidence, ns))}})
     return pd.DataFrame(rows)
 
 

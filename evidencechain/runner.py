@@ -89,8 +89,11 @@ class TableStore:
         key = (corpus.name, stable_hash("\n".join(ids)))
         if key not in self.extractors:
             part = corpus.corpus.subset(response_ids=set(ids), name=f"{corpus.name}:fit")
+            extractor = FeatureExtractor(self.features, cache=self.cache)
+            if corpus.name in self.base:  # same pipeline and BM25 settings: its sources are indexed already
+                extractor.index_memo = {ix.evidence: ix for ix in self.base[corpus.name][1].indices.values()}
             with self.watch("features"):
-                self.extractors[key] = FeatureExtractor(self.features, cache=self.cache).fit(part, self.progress)
+                self.extractors[key] = extractor.fit(part, self.progress)
         return self.extractors[key]
 
     def tables(self, corpus: SplitCorpus, ids: list[str], extractor: FeatureExtractor) -> FeatureTables:

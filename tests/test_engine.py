@@ -7,6 +7,7 @@ import logging
 import os
 import pickle
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,45 @@ def test_forked_work_comes_back_in_order_as_in_one_process(monkeypatch, workers)
     assert value == 9 and (pid == os.getpid()) == (workers == "1")
     assert later.get()[0] == 9  # a second get runs it here
     assert ({pid for _, pid in out} == {os.getpid()}) == (workers == "1")
+
+
+def _slow_owner(chunk: list) -> list:
+    time.sleep(0.05)  # long enough that every process gets chunks
+    inner = list(parallel.map_chunks(lambda c: [os.getpid()] * len(c), ["x" * 4000] * 8))
+    return [(t, os.getpid(), set(inner)) for t in chunk]
+
+
+@pytest.mark.parametrize("workers", ["2", "3"])
+def test_chunks_are_shared_by_this_process_and_forked_ones_in_order(monkeypatch, workers):
+    """This process takes chunks too; results come back in input order; a task that maps chunks
+    inside a worker (this process included) does it in that worker, forking nothing more."""
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", workers)
+    items = [f"text {i} " * 400 for i in range(40)]
+    out = list(parallel.map_chunks(_slow_owner, items))
+    assert [t for t, _, _ in out] == items
+    owners = {pid for _, pid, _ in out}
+    assert os.getpid() in owners and len(owners) == int(workers)
+    assert all(inner == {pid} for _, pid, inner in out)
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("cannot pickle this")
+
+
+@pytest.mark.parametrize("error", [ValueError("bad chunk"), _Unpicklable("bad chunk")])
+def test_a_failure_in_a_forked_worker_reaches_the_caller(monkeypatch, error):
+    monkeypatch.setenv("EVIDENCECHAIN_WORKERS", "2")
+    here = os.getpid()
+
+    def task(chunk):
+        if os.getpid() != here:
+            raise error
+        time.sleep(0.05)
+        return chunk
+
+    with pytest.raises((ValueError, RuntimeError), match="bad chunk"):
+        list(parallel.map_chunks(task, [f"text {i} " * 400 for i in range(40)]))
 
 
 def test_each_source_is_indexed_once_per_extractor(corpus, monkeypatch):

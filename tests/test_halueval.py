@@ -302,6 +302,24 @@ def test_transfer_evaluation_fitted_on_a_ragtruth_corpus(tmp_path):
     assert "Lexical (fit on audit)" not in set(table.frame["method"])  # unsupervised: same as in-distribution
 
 
+def test_per_subset_fits_reuse_the_evidence_indices_of_the_corpus_tables(tmp_path):
+    """The second subset's extractor indexes no source again: its fit takes the indices the
+    corpus tables were built with (the same objects), and its columns are those of a fresh fit."""
+    from evidencechain.runinfo import Stopwatch
+    from evidencechain.runner import TableStore, load_corpora
+
+    config = _fixture_config(tmp_path, FIXTURE, ["qa", "dialogue"])
+    corpus = load_corpora(config)["halueval"]
+    qa, dialogue = corpus.ids("train", subset="qa"), corpus.ids("train", subset="dialogue")
+    store = TableStore(config, None, False, Stopwatch())
+    base = store.tables(corpus, qa, store.extractor(corpus, qa))
+    second = store.extractor(corpus, dialogue)
+    sources = {r.source_id for r in corpus.corpus.responses if r.id in set(dialogue)}
+    assert sources and all(any(ix is base.indices[s] for ix in second.index_memo.values()) for s in sources)
+    fresh = TableStore(config, None, False, Stopwatch()).extractor(corpus, dialogue)
+    assert fresh.vectorizer.vocabulary_ == second.vectorizer.vocabulary_
+
+
 def test_experiment_csvs_are_byte_identical_across_runs(tmp_path):
     outs = []
     for k in range(2):

@@ -106,6 +106,16 @@ def test_antonym_lexicon_keeps_the_wordnet_notice():
     assert "decrease\tincrease\tv" in text
 
 
+def test_project_opposites_say_where_they_come_from_and_hold_word_pairs():
+    from importlib import resources
+
+    text = resources.files("evidencechain.features.semantic").joinpath("data", "opposites.tsv").read_text("utf-8")
+    assert "Written for this project" in text.split("word\t", 1)[0]
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    assert rows[0] == ["word", "opposite"] and all(len(r) == 2 and all(w.strip() == w and " " not in w for w in r)
+                                                  for r in rows[1:])
+
+
 def test_feature_table_gains_the_semantic_group_only_when_configured():
     source = Source("s1", "QA", "test", {"question": "What did the drug do?",
                                          "passages": ["The drug reduced blood pressure in adults."]}, "")

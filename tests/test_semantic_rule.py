@@ -121,3 +121,132 @@ def test_firing_counts_answers_with_a_confident_signal(tmp_path):
     assert [(f["class"], f["words"], f["evidence_words"]) for f in firings] == [("antonym", "rejected", "approved")]
     with pytest.raises(InputError, match=r"\[firing.pairs\]: no answers found"):  # absent data is said, not a 0-row rate
         measure("pairs", {**spec, "files": "absent*.jsonl.gz"}, tmp_path, ParseCache(None))
+
+
+# Cues, opposites and relations of the polarity, antonym and roles classes (cues.toml [polarity],
+# [roles], data/opposites.tsv): (evidence, an error of the frame, its class, a flagged word, a
+# meaning-preserving variant that stays unflagged).
+FRAMES = [
+    ("The Pell council approved the new parking rules in June.",
+     "The Pell council was unable to approve the new parking rules in June.", "polarity", "unable",
+     "The new parking rules were approved by the Pell council in June."),
+    ("Ravi Coll signed the lease for the Dunmore shop.", "Ravi Coll declined to sign the lease for the Dunmore shop.",
+     "polarity", "declined", "The lease for the Dunmore shop was signed by Ravi Coll."),
+    ("Both the Arden and the Hollis libraries open on Sundays.",
+     "Neither the Arden nor the Hollis library opens on Sundays.", "polarity", "Neither",
+     "The Arden and Hollis libraries both open on Sundays."),
+    ("Neither Mara Olin nor Teo Vance attended the Brisk summit.", "Mara Olin and Teo Vance attended the Brisk summit.",
+     "polarity", "attended", "Mara Olin did not attend the Brisk summit, and neither did Teo Vance."),
+    ("The Kessel ferry has a cafe on its upper deck.", "The Kessel ferry lacks a cafe on its upper deck.",
+     "polarity", "lacks", "There is a cafe on the upper deck of the Kessel ferry."),
+    ("Commuters in Tarrow use the night bus every weekend.", "Commuters in Tarrow hardly ever use the night bus.",
+     "polarity", "hardly", "Every weekend, commuters in Tarrow use the night bus."),
+    ("Commuters in Tarrow rarely use the night bus.", "Commuters in Tarrow often use the night bus.", "polarity",
+     "use", "Commuters in Tarrow hardly ever use the night bus."),
+    ("The goalkeeper Ivo Brandt is eligible for the cup final.", "The goalkeeper Ivo Brandt is ineligible for the cup final.",
+     "polarity", "ineligible", "The goalkeeper Ivo Brandt can play in the cup final."),
+    ("The Maple Street bakery still sells rye bread.", "The Maple Street bakery no longer sells rye bread.",
+     "polarity", "no", "Rye bread is still sold by the Maple Street bakery."),
+    ("Guests at the Orwell inn can park with a permit.", "Guests at the Orwell inn can park without a permit.",
+     "polarity", "without", "With a permit, guests at the Orwell inn can park."),
+    ("The Harlan mill managed to fill every order in March.", "The Harlan mill failed to fill every order in March.",
+     "polarity", "failed", "In March, the Harlan mill filled every order."),
+    ("Selma Roy was allowed to enter the Tovin archive.", "Selma Roy was barred from entering the Tovin archive.",
+     "polarity", "barred", "Selma Roy was permitted to enter the Tovin archive."),
+    ("The Brenn museum has yet to reopen its east wing.", "The Brenn museum reopened its east wing.", "polarity",
+     "reopened", "The Brenn museum has not reopened its east wing yet."),
+    ("The Arlo bus pass is more expensive than the rail pass.",
+     "The Arlo bus pass is less expensive than the rail pass.", "polarity", "less",
+     "The rail pass is cheaper than the Arlo bus pass."),
+    ("The Arlo bus pass is cheaper than the rail pass.", "The Arlo bus pass is more expensive than the rail pass.",
+     "antonym", "expensive", "The Arlo bus pass is less expensive than the rail pass."),
+    ("Corvell exports copper wire to Chile.", "Corvell imports copper wire from Chile.", "antonym", "imports",
+     "Copper wire is exported by Corvell to Chile."),
+    ("The Arlo tower is taller than the Berwin tower.", "The Arlo tower is shorter than the Berwin tower.", "antonym",
+     "shorter", "The Berwin tower is shorter than the Arlo tower."),
+    ("Shares of Vantor plunged 9 percent on Monday.", "Shares of Vantor soared 9 percent on Monday.", "antonym",
+     "soared", "Vantor shares fell 9 percent on Monday."),
+    ("Halden Rovers finished three points ahead of Tilby Town.", "Halden Rovers finished three points behind Tilby Town.",
+     "antonym", "behind", "Tilby Town finished three points behind Halden Rovers."),
+    ("Dunmore Rovers finished top of the Kell league.", "Dunmore Rovers finished bottom of the Kell league.",
+     "antonym", "bottom", "Dunmore Rovers won the Kell league table."),
+    ("Lord Askew was an ally of the Duke of Pell.", "Lord Askew was a rival of the Duke of Pell.", "antonym", "rival",
+     "Lord Askew was a friend and ally of the Duke of Pell."),
+    ("The Corran dam lies downstream of Kettle Bridge.", "The Corran dam lies upstream of Kettle Bridge.", "antonym",
+     "upstream", "Kettle Bridge lies upstream of the Corran dam."),
+    ("Prices at the Tamsin market rose in April.", "Prices at the Tamsin market sank in April.", "antonym", "sank",
+     "Prices at the Tamsin market did not fall in April."),
+    ("Ola Brek joined the Tarn choir in 2010.", "Ola Brek left the Tarn choir in 2010.", "antonym", "left",
+     "In 2010, Ola Brek became a member of the Tarn choir."),
+    ("The weir stands a mile upstream of the Holt mill.", "A mile downstream of the Holt mill sits the weir.",
+     "antonym", "downstream", "A mile upstream of the Holt mill sits the weir."),
+    ("In 2021 the Berlo group acquired Nettle Foods.", "In 2021 Berlo was acquired by Nettle Foods.", "roles", "Berlo",
+     "In 2021 Nettle Foods was bought by the Berlo group."),
+    ("Ada Brent reports to Colin Fray at the Rusk bank.", "Colin Fray reports to Ada Brent at the Rusk bank.", "roles",
+     "Colin", "At the Rusk bank, Colin Fray manages Ada Brent."),
+    ("Tovey Athletic beat Marston City 2-0 in the final.", "Tovey Athletic lost to Marston City 2-0 in the final.",
+     "roles", "Tovey", "Marston City lost to Tovey Athletic 2-0 in the final."),
+    ("Tovey Athletic beat Marston City 2-0 in the final.", "Marston City defeated Tovey Athletic 2-0 in the final.",
+     "roles", "Marston", "Marston City were defeated 2-0 by Tovey Athletic in the final."),
+    ("The reporter Lina Moss interviewed the painter Otto Fenn in 2019.", "In 2019 Lina Moss was interviewed by Otto Fenn.",
+     "roles", "Lina", "In 2019 the painter Otto Fenn was interviewed by Lina Moss."),
+    ("The potter Ines Vale trained under Jorge Lind in Porto.", "In Porto, Jorge Lind trained under Ines Vale.", "roles",
+     "Jorge", "In Porto, Jorge Lind taught the potter Ines Vale."),
+    ("A group of tenants sued the Harrow housing trust over damp.",
+     "The Harrow housing trust sued a group of tenants over damp.", "roles", "Harrow",
+     "The Harrow housing trust was sued by a group of tenants over damp."),
+    ("The Kell foundation employs Rosa Dane as its archivist.", "Rosa Dane employs the Kell foundation as its archivist.",
+     "roles", "Rosa", "Rosa Dane works for the Kell foundation as its archivist."),
+    ("Mira Holt gave the Selby museum a rare clock.", "The Selby museum gave Mira Holt a rare clock.", "roles",
+     "Selby", "The Selby museum received a rare clock from Mira Holt."),
+    ("Jonah Reyes sold the Seaview bakery to Ama Lind.", "Ama Lind sold the Seaview bakery to Jonah Reyes.", "roles",
+     "Ama", "Ama Lind bought the Seaview bakery from Jonah Reyes."),
+    # a name the parser tags in part ('Bexley' of 'Bexley Town'); a sale said from the other side
+    ("Bexley Town were beaten 2-1 by Morton Athletic on Saturday.", "Bexley Town beat Morton Athletic 2-1 on Saturday.",
+     "roles", "Bexley", "On Saturday, Bexley Town lost 2-1 to Morton Athletic."),
+    ("In 2015 the Vesta group bought Arno Shoes.", "In 2015 Arno Shoes bought the Vesta group.", "roles", "Arno",
+     "In 2015 Arno Shoes was sold to the Vesta group."),
+    ("The Pell fund awarded Nora Tait a grant in 2020.", "Nora Tait awarded the Pell fund a grant in 2020.", "roles",
+     "Nora", "Nora Tait received a grant from the Pell fund in 2020."),
+]
+
+
+@pytest.mark.parametrize("evidence, error, cls, word, variant", FRAMES, ids=[f"{f[2]}-{f[3]}" for f in FRAMES])
+def test_each_cue_and_frame_flags_its_error_and_not_its_paraphrase(evidence, error, cls, word, variant):
+    found = _confident(evidence, error)
+    assert any(c == cls and word in w.split() for c, w, _ in found), found
+    assert not _confident(evidence, variant)
+
+
+@pytest.mark.parametrize("evidence, answer, classes", [
+    ("Pia Lowe married Tom Ardent in 2004.", "Tom Ardent married Pia Lowe in 2004.", []),  # a symmetric relation
+    ("Fewer than 200 people live in Osk.", "Less than 200 people live in Osk.", []),  # 'less than' is a bound
+    ("Under 200 people live in Osk.", "Less than 200 people live in Osk.", []),
+    ("Residents rarely use the Pell lane.", "Residents hardly ever use the Pell lane.", []),  # two cues, one meaning
+    # 'unable' read once (a cue that flips 'hold', not also a prefix), and 'not unable' twice
+    ("The Vell dam is able to hold the flood.", "The Vell dam is unable to hold the flood.", ["polarity"]),
+    ("The Vell dam is able to hold the flood.", "The Vell dam is not unable to hold the flood.", []),
+    # a participle after its noun is no cue before the next word ('their rights denied in this case')
+    ("In this case, tenants had their rights denied.", "Tenants had their rights denied in this case.", []),
+    # a dropped 'no' before a noun that the answer uses in another frame; a noun before 'by' is no passive;
+    # a name before its title is no relation of two parties
+    ("Ivo Marek (right) is wanted by a host of clubs but no transfer away from Tarnby has been agreed.",
+     "Ivo Marek has been linked with a transfer away from Tarnby.", []),
+    ("Keller was unable to stop goals by Rovers' Ada Marsh and Tom Vey.",
+     "Jon Keller was unable to stop goals from Ada Marsh and Tom Vey.", []),
+    ("Dale Orr, a young linebacker at Pell State, was arrested in March after a fight in a bar near the campus.",
+     "Pell State linebacker Dale Orr, 19, was arrested last month after he allegedly started a fight.", []),
+    # a noun takes a name before it or after 'of' ('Bath co-owners X' = 'X, co-owners of Bath')
+    ("Bath co-owners Lady Ama Brook and Sir Ian Pell spoke to the Gazette's Ola Finn.",
+     "Lady Ama Brook and Sir Ian Pell are co-owners of Bath.", []),
+])
+def test_symmetric_relations_bounds_and_cues_read_once(evidence, answer, classes):
+    found = _confident(evidence, answer)
+    assert [c for c, _, _ in found] == classes, found
+
+
+def test_relations_and_opposites_are_read_from_data():
+    lex = lexicon()
+    assert lex.relations[("lost", "to")] == "lose_to" and "defeat" in lex.converses["lose_to"]
+    assert "rival" in lex.antonyms["ally"] and "import" in lex.antonyms["export"]
+    assert "married" in lex.symmetric and ("hardly", "ever") in lex.pair_cues

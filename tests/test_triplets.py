@@ -14,6 +14,7 @@ from evidencechain.features.triplets import (
     aggregate,
     check_triplets,
     copy_rate,
+    copy_rates,
     sentence_verdict_counts,
 )
 from evidencechain.text.triplets import (
@@ -262,3 +263,17 @@ def test_copy_rate():
     assert copy_rate("word word", "word", 1) == 1.0
     with pytest.raises(ValueError):
         copy_rate("a", "a", 0)
+
+
+@given(st.text(alphabet="ab cé.\n1", max_size=40), st.text(alphabet="ab cé.\n1", max_size=60))
+def test_copy_rates_are_ngram_set_membership(answer, evidence):
+    """The joined-string search gives the n-gram set definition, every n at once."""
+    import re
+
+    def by_sets(n):
+        words, ev = re.findall(r"\w+", answer.lower()), re.findall(r"\w+", evidence.lower())
+        grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
+        known = {tuple(ev[i:i + n]) for i in range(len(ev) - n + 1)}
+        return sum(g in known for g in grams) / len(grams) if grams else 0.0
+
+    assert copy_rates(answer, evidence, (1, 2, 3, 4)) == [by_sets(n) for n in (1, 2, 3, 4)]

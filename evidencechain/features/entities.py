@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from ..text.parse import ParsedText
+from .numeric import WORD_NUMBERS, number_words
 
 NUMERIC_ENTITY_TYPES = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 _STRIP = re.compile(r"^(the|a|an)\s+|'s$|’s$", re.IGNORECASE)
@@ -45,14 +46,23 @@ def rule_entities(parsed: ParsedText) -> list[tuple[int, int, str]]:
 def entity_spans(parsed: ParsedText) -> list[tuple[int, int, str]]:
     """Non-numeric entities: NER when available, else the rule fallback.
 
-    Numeric entity types, and dates or times written with digits, are left to the numeric
-    family, which normalises them ('8 pm' against '20:00').
+    Numeric entity types, and dates or times written with digits or number words alone
+    ('Forty', 'half past eight in the morning'), are left to the numeric family, which normalises
+    them ('8 pm' against '20:00').
     """
     if parsed.entities is None:
         return rule_entities(parsed)
     return [e for e in parsed.entities
             if e[2] not in NUMERIC_ENTITY_TYPES
-            and not (e[2] in ("DATE", "TIME") and any(c.isdigit() for c in parsed.text[e[0]:e[1]]))]
+            and not (e[2] in ("DATE", "TIME") and _numeric(parsed.text[e[0]:e[1]]))]
+
+
+def _numeric(text: str) -> bool:
+    """A date or time written with digits, or with number and clock words only."""
+    if any(c.isdigit() for c in text):
+        return True
+    words = re.findall(r"[\w']+", text.lower())
+    return any(w in WORD_NUMBERS for w in words) and all(w in number_words() for w in words)
 
 
 def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_lower: str,

@@ -1,14 +1,21 @@
 """Numbers in text, normalised so that '1,200'/'1200', '20%'/'20 percent', 'third'/'3rd' match.
 
 Clock times are compared as times: '8 pm', '8:00 PM' and '20:00' (or Yelp's '20:0') are
-all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'.
+all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'; 'half past eight'
+or 'eight o'clock' (no a.m. or p.m.) may be either '08:30' or '20:30'. Numbers in words are read as
+phrases ('thirty-six', 'half a dozen', 'two hundred and fifty'); the evidence also states the
+shares it names ('half of the 80 trees': 40) and its amounts in other units ('2.5 km':
+'2,500 metres', `units.base_key`). Word lists: data/numbers.toml.
 """
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 
 import numpy as np
+
+from .units import base_key, numbers_data, unit_at
 
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:st|nd|rd|th)?(?![\d])")
 _SCALE = re.compile(r"\s*(thousand|million|billion|k\b|m\b|bn\b)", re.IGNORECASE)
@@ -43,19 +50,58 @@ def _time(hour: int, minute: int, half: str | None = None) -> str | None:
     return f"time:{hour % 24:02d}:{minute:02d}"
 
 
-def time_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, 'time:HH:MM') for clock times written as 8 pm, 8:30 a.m., 20:00 or 20:0."""
+def _either(hour: int, minute: int) -> tuple[str, ...]:
+    """A time said without a.m. or p.m.: '8:30' may be morning or evening."""
+    value = _time(hour, minute)
+    if value is None:
+        return ()
+    return (value, _time(hour + 12, minute)) if 1 <= hour <= 11 else (value,)
+
+
+@cache
+def _word_time() -> re.Pattern:
+    data = numbers_data()
+    hours = "|".join(w for w, n in data["units"].items() if 1 <= n <= 12) + r"|\d{1,2}"
+    half = "|".join(sorted({*data["past"], *data["to"]}, key=len, reverse=True))
+    day = "|".join(re.escape(w) for w in sorted(data["morning"] + data["evening"], key=len, reverse=True))
+    return re.compile(rf"\b(?:(?P<part>{half})\s+(?P<side>past|to)\s+(?P<hour>{hours})|(?P<clock>{hours})\s+o['’]clock)"
+                      rf"\b(?:\s+(?P<day>{day})(?!\w))?", re.I)
+
+
+def _hour(word: str) -> int:
+    return int(word) if word.isdigit() else int(numbers_data()["units"][word.lower()])
+
+
+def time_spans(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(start, end, the times it may be as 'time:HH:MM') for clock times written as 8 pm, 8:30 a.m.,
+    20:00 or 20:0, 'half past eight', 'quarter to nine in the evening' or 'eight o'clock'."""
     out = []
     for m in _TIME_12.finditer(text):
         value = _time(int(m.group(1)), int(m.group(2) or 0), m.group(3))
         if value:
-            out.append((m.start(), m.end(), value))
-    for m in _TIME_24.finditer(text):
+            out.append((m.start(), m.end(), (value,)))
+    for m in _TIME_24.finditer(text):  # a 24-hour clock (Yelp's '8:0-17:30'): '8:30' is morning
         value = _time(int(m.group(1)), int(m.group(2)))
         if value:
-            out.append((m.start(), m.end(), value))
+            out.append((m.start(), m.end(), (value,)))
+    data = numbers_data()
+    for m in _word_time().finditer(text):
+        if m.group("clock"):
+            hour, minute = _hour(m.group("clock")), 0
+        elif m.group("side").lower() == "past":
+            hour, minute = _hour(m.group("hour")), data["past"][m.group("part").lower()]
+        else:
+            hour, minute = _hour(m.group("hour")) - 1 or 12, data["to"][m.group("part").lower()]
+        day = (m.group("day") or "").lower()
+        if day and 1 <= hour <= 12:
+            value = _time(hour, minute, "a" if day in data["morning"] else "p")
+            values = (value,) if value else ()
+        else:
+            values = _either(hour, minute)
+        if values:
+            out.append((m.start(), m.end(), values))
     for word, value in _TIME_WORDS.items():
-        out += [(m.start(), m.end(), value) for m in re.finditer(rf"\b{word}\b", text, re.I)]
+        out += [(m.start(), m.end(), (value,)) for m in re.finditer(rf"\b{word}\b", text, re.I)]
     return sorted(out)
 
 
@@ -92,11 +138,145 @@ def _token_number(low: str) -> tuple[bool, frozenset[str]]:
     return digit, frozenset(numbers_in_text(low) if digit else ())
 
 
+def _phrase(words: Sequence[str], k: int, data: dict) -> tuple[int, float] | None:
+    """(end, value) of the number in words that starts at position k, or None."""
+    units, tens, hundreds, mults, groups = (data[x] for x in ("units", "tens", "hundreds", "multipliers", "groups"))
+    big = {**hundreds, **mults, **groups}
+    n, i, factor = len(words), k, 1.0
+    if words[i] == "half" and i + 2 < n and words[i + 1] in data["articles"] and words[i + 2] in big:
+        factor, i = 0.5, i + 1
+    total = current = 0.0
+    last = None
+    if words[i] in data["articles"]:
+        if not (i + 1 < n and words[i + 1] in big):
+            return None
+        current, last, i = 1.0, "unit", i + 1
+    j = i
+    while j < n:
+        w = words[j]
+        if w in units and last in (None, "ten", "hundred", "mult"):
+            current, last = current + units[w], "unit"
+        elif w in tens and last in (None, "hundred", "mult"):
+            current, last = current + tens[w], "ten"
+        elif w in hundreds and last == "unit":
+            current, last = current * hundreds[w], "hundred"
+        elif w in mults and last in ("unit", "ten", "hundred", "half"):
+            total, current, last = total + current * mults[w], 0.0, "mult"
+        elif w in groups and last in ("unit", "ten"):
+            current, last = current * groups[w], "group"
+        elif w == "-" and last == "ten" and j + 1 < n and words[j + 1] in units:
+            pass
+        elif w == "and" and last in ("hundred", "mult") and j + 1 < n and (words[j + 1] in units or words[j + 1] in tens):
+            pass
+        elif w == "and" and last in ("unit", "ten") and tuple(words[j + 1:j + 3]) in (("a", "half"), ("one", "half")):
+            current, last, j = current + 0.5, "half", j + 2
+        else:
+            break
+        j += 1
+    if last is None or j == k:
+        return None
+    return j, (total + current) * factor
+
+
+def number_phrases(words: Sequence[str]) -> list[tuple[int, int, float]]:
+    """(first, end, value) of every number written in words, end exclusive: 'thirty-six', 'two hundred
+    and fifty', 'a dozen', 'half a million', 'two and a half'; a lone number word is a phrase too."""
+    data, out, k = numbers_data(), [], 0
+    while k < len(words):
+        got = _phrase(words, k, data) if words[k] in _starts() else None
+        if got:
+            out.append((k, got[0], got[1]))
+            k = got[0]
+        else:
+            k += 1
+    return out
+
+
+@cache
+def number_words() -> frozenset[str]:
+    """Words of numbers, shares and clock times ('forty', 'dozen', 'half', 'past', 'morning')."""
+    d = numbers_data()
+    clock = {w for phrase in d["morning"] + d["evening"] for w in phrase.split()}
+    return frozenset({*WORD_NUMBERS, *ORDINALS, *d["units"], *d["tens"], *d["hundreds"], *d["multipliers"],
+                      *d["groups"], *d["articles"], *d["fractions"], *d["past"], *d["to"], *clock,
+                      "past", "to", "o'clock", "and", "noon", "midnight"})
+
+
+@cache
+def _starts() -> frozenset[str]:
+    d = numbers_data()
+    return frozenset({*d["units"], *d["tens"], *d["articles"], "half"})
+
+
+def _amounts(words: Sequence[str]) -> list[tuple[int, int, frozenset[str], float | None]]:
+    """(first, end, canonical numbers, its value when it is one number) of every number stated in
+    digits or words, a scale word after digits included ('2.5 million')."""
+    out, phrase_at = [], {a: (b, v) for a, b, v in number_phrases(words)}
+    k = 0
+    while k < len(words):
+        if k in phrase_at:
+            end, value = phrase_at[k]
+            out.append((k, end, frozenset({canonical(value)}), value))
+            k = end
+            continue
+        digit, values = _token_number(words[k])
+        if digit and len(values) == 1 and words[k] not in ORDINALS:
+            value = float(next(iter(values)))
+            if k + 1 < len(words) and words[k + 1] in _SCALES:
+                out.append((k, k + 2, values | {canonical(value * _SCALES[words[k + 1]])}, value * _SCALES[words[k + 1]]))
+                k += 2
+                continue
+            out.append((k, k + 1, values, value))
+        k += 1
+    return out
+
+
+def _unit_key(words: Sequence[str], end: int, value: float | None) -> str | None:
+    unit = unit_at(words, end) if value is not None else None
+    return base_key(value, unit[0]) if unit else None
+
+
+def _shares(words: Sequence[str], amounts) -> set[str]:
+    """Numbers the words imply: a share of a stated number ('half of the 80 trees': 40, '25 percent
+    of its 600 staff': 150), a share or factor alone ('cut by half': 0.5 and 50 percent, 'doubled')."""
+    data, out = numbers_data(), set()
+    at = {a: value for a, _, _, value in amounts if value is not None}
+    ends = {b: value for _, b, _, value in amounts if value is not None}
+    for k, w in enumerate(words):
+        share = None
+        if w in data["fractions"]:
+            share = data["fractions"][w] * (ends.get(k) or 1.0)
+            out |= {canonical(share), canonical(round(share * 100)), canonical(round(share * 100, 1))}
+        elif w in ("%", "percent") and k in ends:
+            share = ends[k] / 100
+        elif w in data["factors"]:
+            out |= {canonical(x) for x in data["factors"][w]}
+        if share is None or k + 1 >= len(words) or words[k + 1] != "of":
+            continue
+        for j in range(k + 2, min(len(words), k + 3 + data["share_reach"])):
+            if j in at:
+                out.add(canonical(share * at[j]))
+                break
+            if not words[j].isalpha() and words[j] not in ("'s", "’s"):
+                break
+    return out
+
+
 def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
-    """All numbers and clock times the evidence states, in digits or words."""
-    out = numbers_in_text(text) | {t for _, _, t in time_spans(text)}
-    for tok in lowered_tokens:
-        if tok in WORD_NUMBERS:
+    """All numbers and clock times the evidence states, in digits or words, the shares it names and
+    its amounts with a unit as unit-free keys (`units.base_key`)."""
+    out = numbers_in_text(text) | {t for _, _, ts in time_spans(text) for t in ts}
+    amounts = _amounts(lowered_tokens)
+    phrased = set()
+    for a, end, values, value in amounts:
+        out |= values
+        phrased.update(range(a, end))
+        key = _unit_key(lowered_tokens, end, value)
+        if key:
+            out.add(key)
+    out |= _shares(lowered_tokens, amounts)
+    for k, tok in enumerate(lowered_tokens):
+        if tok in WORD_NUMBERS and k not in phrased:
             out.add(canonical(WORD_NUMBERS[tok]))
         elif tok in ORDINALS:
             out.add(canonical(ORDINALS[tok]))
@@ -115,12 +295,19 @@ def absent_numbers(tokens: tuple[str, ...], known: set[str]) -> list[bool]:
 
 def absent_number_mask(text: str, starts: np.ndarray, ends: np.ndarray, lowered: tuple[str, ...],
                        known: set[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(states a number, number absent from the evidence) per token; times judged as times."""
+    """(states a number, number absent from the evidence) per token; numbers in words judged as whole
+    phrases, amounts with a unit also in other units, times as times."""
     has_number = np.array([_token_number(t)[0] or t in WORD_NUMBERS or t in ORDINALS for t in lowered],
                           dtype=bool)
     absent = np.array(absent_numbers(lowered, known), dtype=bool)
-    for start, end, value in time_spans(text):
+    for a, end, values, value in _amounts(lowered):
+        words = [i for i in range(a, end) if has_number[i]]
+        missing = values.isdisjoint(known) and not (end - a == 1 and lowered[a] in _AMBIGUOUS)
+        if missing and _unit_key(lowered, end, value) in known:
+            missing = False
+        absent[words] = missing
+    for start, end, values in time_spans(text):
         inside = (starts < end) & (ends > start)
         has_number |= inside
-        absent[inside] = value not in known
+        absent[inside] = known.isdisjoint(values)
     return has_number, absent

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..records import Corpus
+from ..text.chunks import build_evidence
 from ..text.parse import ParseCache, ParsedText, parse_texts
 from .evidence import EvidenceIndex, build_indices
 from .families import FAMILIES, feature_columns, feature_groups, group_columns
@@ -118,6 +119,15 @@ class FeatureExtractor:
         return build_indices(list(corpus.sources.values()), pipeline=self.config.pipeline,
                              cache=self.cache, bm25_params=self._bm25_params(), progress=progress, memo=memo)
 
+    def _parse_together(self, corpus: Corpus, progress: bool) -> None:
+        """Parse the evidence of sources not indexed yet, their queries and the answers in one
+        batch (one pass over the cores, not three): `_indices` and the answers' parse then find
+        them in the cache."""
+        memo = self.__dict__.get("index_memo", {})
+        todo = [e for e in dict.fromkeys(build_evidence(s) for s in corpus.sources.values()) if e not in memo]
+        parse_texts([e.text for e in todo] + [e.query or "" for e in todo] + [r.response for r in corpus.responses],
+                    pipeline=self.config.pipeline, cache=self.cache, progress=progress, desc="parse texts")
+
     def fit(self, corpus: Corpus, progress: bool = True) -> FeatureExtractor:
         """Fit every family on the training corpus (the TF-IDF vocabulary; neural models load)."""
         context = FamilyContext(corpus, [], self._indices(corpus, progress), self, self.cache, progress)
@@ -140,6 +150,7 @@ class FeatureExtractor:
     def transform(self, corpus: Corpus, progress: bool = True, with_tokens: bool = True) -> FeatureTables:
         if self.vectorizer is None:
             raise RuntimeError("FeatureExtractor.fit must be called before transform")
+        self._parse_together(corpus, progress)
         indices = self._indices(corpus, progress)
         parsed = parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
                              cache=self.cache, progress=progress, desc="parse responses")

@@ -62,6 +62,8 @@ class EvidenceSentence:
 def _number_kind(value: str) -> str:
     if value.startswith("time:"):
         return "time"
+    if value.startswith("["):  # an amount's unit-free key (`units.base_key`)
+        return "amount"
     v = float(value)
     return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
 
@@ -129,9 +131,9 @@ def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
 def _token_values(p: ParsedText) -> list[set[str]]:
     """Normalised numbers per token, clock times included."""
     values = [token_number_values(t) for t in p.lower]
-    for a, b, value in time_spans(p.text):
+    for a, b, times in time_spans(p.text):
         for i in p.tokens_in(a, b):
-            values[i] = {value}
+            values[i] = set(times)
     return values
 
 
@@ -278,18 +280,25 @@ def aggregate(counts, rule: str) -> float:
 def copy_rate(answer: str, evidence: str, n: int) -> float:
     """Share of the answer's word n-grams (lower-cased \\w+ words, with repeats) that occur in
     the evidence; 0 when the answer has no n-gram. RefChecker averages n = 1..4."""
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    return copy_rates(answer, evidence, (n,))[0]
+
+
+def copy_rates(answer: str, evidence: str, ns: Sequence[int]) -> list[float]:
+    """`copy_rate` for each n of `ns`, the answer and the evidence split into words once."""
+    if any(n < 1 for n in ns):
+        raise ValueError(f"n must be at least 1, got {min(ns)}")
     words = _WORD.findall(answer.lower())
-    grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
-    if not grams:
-        return 0.0
-    known = _known_grams(evidence, n)
-    return sum(g in known for g in grams) / len(grams)
+    known = _joined_words(evidence)
+    out = []
+    for n in ns:
+        # words hold no space, so " w1 w2 " is in the space-joined evidence iff (w1, w2) is an n-gram of it
+        grams = [f" {' '.join(words[i:i + n])} " for i in range(len(words) - n + 1)]
+        out.append(sum(g in known for g in grams) / len(grams) if grams else 0.0)
+    return out
 
 
 @lru_cache(maxsize=64)
-def _known_grams(evidence: str, n: int) -> frozenset[tuple[str, ...]]:
-    """The word n-grams of an evidence text (the answers of a source share them)."""
-    ev = _WORD.findall(evidence.lower())
-    return frozenset(tuple(ev[i:i + n]) for i in range(len(ev) - n + 1))
+def _joined_words(evidence: str) -> str:
+    """The evidence's lower-cased words joined by single spaces, with a space at each end (the
+    answers of a source share it)."""
+    return f" {' '.join(_WORD.findall(evidence.lower()))} "

@@ -1,5 +1,6 @@
-"""Parse on every core: texts are cut into ordered chunks, parsed by forked workers (which share
-the parent's loaded pipeline) and returned in order, so the output is the same as on one core.
+"""Parse on every core: texts are cut into ordered chunks, parsed by this process and forked
+workers (which share its loaded pipeline) and returned in order, so the output is the same as on
+one core (the chunks, and so the batches the pipeline sees, do not depend on the workers).
 `map_forked` does the same for a few large independent tasks (the ablation's refits), and
 `fork_later` starts one task in a forked worker while this process goes on with other work.
 
@@ -11,8 +12,12 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
+import threading
+import traceback
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from multiprocessing.connection import wait
 
 from tqdm.auto import tqdm
 
@@ -51,15 +56,15 @@ def at_most(n: int):
         _LIMITS.pop()
 
 
+_FORKED = False
+"""True in a child forked by `map_chunks` (which forks no further)."""
+
+
 def _can_fork() -> bool:
-    return "fork" in mp.get_all_start_methods() and not mp.current_process().daemon
+    return "fork" in mp.get_all_start_methods() and not mp.current_process().daemon and not _FORKED
 
 
 _TASK: Callable | None = None
-
-
-def _run(chunk: list) -> list:
-    return _TASK(chunk)
 
 
 def chunked(texts: Sequence, sizes: Sequence[int] | None = None) -> list[list]:
@@ -81,8 +86,9 @@ def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool 
     """`task(chunk)` over ordered chunks of the texts `items`, results flattened in input order.
     Items other than texts give their sizes in characters of text to work on (`sizes`).
 
-    `task` may be any callable (a closure too): forked workers inherit it."""
-    global _TASK
+    `task` may be any callable (a closure too): forked workers inherit it. With n workers, n - 1
+    are forked and this process is the n-th (`_Team`): it takes chunks from the end while the
+    forked ones take them from the start, so no core waits on another's share."""
     sizes = [len(t) for t in items] if sizes is None else list(sizes)
     chunks = chunked(items, sizes)
     n = min(workers(), len(chunks), sum(sizes) // MIN_CHARS_PER_WORKER)
@@ -93,14 +99,110 @@ def map_chunks(task: Callable[[list], list], items: Sequence, *, progress: bool 
                 yield from task(chunk)
                 bar.update(len(chunk))
             return
-        _TASK = task
-        with mp.get_context("fork").Pool(n) as pool:
-            for chunk, out in zip(chunks, pool.imap(_run, chunks)):
-                yield from out
-                bar.update(len(chunk))
+        done = _Team(task, chunks, n - 1).run(lambda k: bar.update(len(chunks[k])))
+        bar.update(len(items) - bar.n)  # the forked workers' chunks
+        for k in range(len(chunks)):
+            yield from done.pop(k)
     finally:
-        _TASK = None
         bar.close()
+
+
+class _Team:
+    """This process and `forked` forked children share `chunks`: a child claims the first chunk
+    not taken, this process the last, under one lock, until they meet. Each child sends
+    (index, result) back on its own pipe, read by a thread here while this process works."""
+
+    def __init__(self, task: Callable[[list], list], chunks: list[list], forked: int):
+        ctx = mp.get_context("fork")
+        self.task, self.chunks, self.forked = task, chunks, forked
+        self.bounds = ctx.RawArray("q", [0, len(chunks)])  # [next from the start, end of the untaken]
+        self.lock = ctx.Lock()
+        self.done: dict[int, list] = {}
+        self.failure: BaseException | None = None
+
+    def _claim(self, first: bool) -> int | None:
+        with self.lock:
+            lo, hi = self.bounds
+            if lo >= hi:
+                return None
+            if first:
+                self.bounds[0] = lo + 1
+                return lo
+            self.bounds[1] = hi - 1
+            return hi - 1
+
+    def _child(self, conn) -> None:
+        global _FORKED
+        _FORKED = True
+        status = 0
+        try:
+            while (k := self._claim(first=True)) is not None:
+                conn.send((k, list(self.task(self.chunks[k]))))
+        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+            status = 1
+            try:
+                conn.send((-1, exc))
+            except Exception:  # an exception that does not pickle: its text
+                conn.send((-1, RuntimeError("".join(traceback.format_exception(exc)))))
+        finally:
+            conn.close()
+            os._exit(status)
+
+    def _read(self, conns: list) -> None:
+        """Results from every child's pipe as they come, until each is closed."""
+        open_ = list(conns)
+        while open_:
+            for conn in wait(open_):
+                try:
+                    k, value = conn.recv()
+                except EOFError:
+                    open_.remove(conn)
+                    conn.close()
+                    continue
+                except Exception as exc:  # a result that does not unpickle: the next still may
+                    k, value = -1, exc
+                if k < 0:
+                    self.failure = self.failure or value
+                else:
+                    self.done[k] = value
+
+    def run(self, finished: Callable[[int], None]) -> dict[int, list]:
+        ctx = mp.get_context("fork")
+        conns, pids = [], []
+        thread = None
+        try:
+            for _ in range(self.forked):
+                reader, writer = ctx.Pipe(duplex=False)
+                pid = os.fork()
+                if pid == 0:
+                    reader.close()
+                    self._child(writer)
+                writer.close()
+                conns.append(reader)
+                pids.append(pid)
+            thread = threading.Thread(target=self._read, args=(conns,), daemon=True)
+            thread.start()
+            with at_most(1):  # a task that maps chunks itself does so here, as in the children
+                while (k := self._claim(first=False)) is not None:
+                    self.done[k] = list(self.task(self.chunks[k]))
+                    finished(k)
+        except BaseException:
+            for pid in pids:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+            raise
+        finally:
+            if thread is not None:
+                thread.join()
+            else:
+                for conn in conns:
+                    conn.close()
+            statuses = [os.waitpid(pid, 0)[1] for pid in pids]
+        if self.failure is not None:
+            raise self.failure
+        if any(statuses) or len(self.done) != len(self.chunks):
+            raise RuntimeError(f"a forked worker ended (status {max(statuses)}) before its chunks were done")
+        return self.done
 
 
 def one_openmp_thread():

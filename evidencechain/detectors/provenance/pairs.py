@@ -67,6 +67,7 @@ class PairFeaturizer:
         self.k1, self.b, self.delta = k1, b, delta
         self._items: dict[tuple[str, int], tuple] = {}
         self._answers: dict[str, tuple] = {}
+        self._queries: dict[str, tuple] = {}
 
     def _answer(self, ex: Example) -> tuple:
         got = self._answers.get(ex.response_id)
@@ -101,15 +102,22 @@ class PairFeaturizer:
         idx = content_indices(doc, a, b)
         item_forms = frozenset(forms(doc, idx))
         q = ex.query_doc
-        q_forms = frozenset(forms(q, content_indices(q))) if q is not None else frozenset()
+        q_forms, q_numbers = self._query(ex.source_id, q)
         lowered = tuple(doc.lower[i] for i in np.flatnonzero((doc.starts >= a) & (doc.ends <= b)))
-        numbers = evidence_numbers(doc.text[a:b], lowered)
-        if q is not None:
-            numbers |= evidence_numbers(q.text, q.lower)
+        numbers = evidence_numbers(doc.text[a:b], lowered) | q_numbers
         text_lower = f"{doc.text[a:b]}\n{q.text if q is not None else ''}".lower()
         tf = Counter(doc.lemma[i] for i in idx)
         got = (item_forms, item_forms | q_forms, frozenset(numbers), text_lower, tf, len(idx))
         self._items[key] = got
+        return got
+
+    def _query(self, source_id: str, q) -> tuple[frozenset, set]:
+        """(content forms, numbers) of a source's query, shared by all its items."""
+        got = self._queries.get(source_id)
+        if got is None:
+            got = (frozenset(forms(q, content_indices(q))), evidence_numbers(q.text, q.lower)) if q is not None \
+                else (frozenset(), set())
+            self._queries[source_id] = got
         return got
 
     def _bm25(self, terms: list[str], tf: Counter, length: int) -> float:

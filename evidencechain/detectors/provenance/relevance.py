@@ -90,15 +90,19 @@ class _VectorRelevance(RelevanceScorer):
         texts = list(dict.fromkeys([t for ex in examples for t in (ex.relevance_query, *ex.items)]))
         row = {t: i for i, t in enumerate(texts)}
         vecs = self.vectors(texts)
+        memo: dict[tuple[str, str], np.ndarray] = {}  # the answers of a source share its items and query
         out = []
         for ex in examples:
             if not ex.items:
                 out.append(np.zeros(0))
                 continue
-            q = vecs[row[ex.relevance_query]]
-            sims = vecs[[row[t] for t in ex.items]] @ q.T
-            dense = sims.toarray() if hasattr(sims, "toarray") else sims
-            out.append(np.asarray(dense).ravel().astype(float))
+            key = (ex.source_id, ex.relevance_query)
+            if key not in memo:
+                q = vecs[row[ex.relevance_query]]
+                sims = vecs[[row[t] for t in ex.items]] @ q.T
+                dense = sims.toarray() if hasattr(sims, "toarray") else sims
+                memo[key] = np.asarray(dense).ravel().astype(float)
+            out.append(memo[key])
         return out
 
 

@@ -11,6 +11,7 @@ from ...text.parse import ParsedText
 from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, sentence_view
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
+from .binding import rebound
 from .confidence import mark_confident
 from .lexicon import lexicon
 from .modality import modality_shifts
@@ -65,9 +66,10 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     a clause lacks the values its sentence keeps elsewhere)."""
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     found = flips if len(flips) % 2 else []
-    found += quantity_conflicts(answer, e, lex)
+    found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
         found += clause_recombined(answer, e, evidence.sentences, lex)
+        found += rebound(answer, e, evidence.sentences, lex)
         found += recombined(answer, e, evidence.values, lex)
     found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)

@@ -18,9 +18,15 @@ own check passes:
     "proposed" -> "completed"); a hedge the answer adds weakens the claim, it does not contradict;
     on the epistemic scale a shift of two levels (possible -> certain: "could" -> "will"), not one
     ("expected to" -> "will");
-  * recombined across clauses: decided by the class itself (`recombination.clause_recombined`),
-    which compares the answer with one clause, not the whole sentence; the two values differ
-    and stand in the same slot (as for other recombined values);
+  * recombined across clauses, or bound to the other holder: decided by the class itself
+    (`recombination.clause_recombined`, `binding.rebound`), which compares the answer with one
+    clause, not the whole sentence; the two values differ and stand in the same slot (as for other
+    recombined values), read in the evidence sentence that states the evidence's value; a number
+    set off by commas ('Marta Ilves, 52, and') has no slot words and passes;
+  * mixed sentences: a polarity, modality or quantity signal of a sentence that mixes two evidence
+    sentences passes with `min_restated_mixed` / `min_covered_mixed` when the flagged words keep
+    the neighbours of the evidence's words in the sentence that states them ('300 parcels per
+    month' for another passage's '300 parcels per week');
   * polarity: the negated word's next words are those after the evidence's word, if it has any
     ('was not produced by X' for 'was produced by Y' denies another fact);
   * recombination: the two values differ and stand in the same slot; the answer's number is no
@@ -47,9 +53,10 @@ from .base import Signal
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
+from .roles import relation
 
 _STRENGTHENED_ONLY = ("epistemic", "status")
-_MIXED_OK = ("polarity", "modality")
+_MIXED_OK = ("polarity", "modality", "quantity")
 
 
 def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
@@ -78,6 +85,15 @@ def _local(a: View, e: View, s: Signal) -> bool:
         if mine:
             return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
     return False
+
+
+def _holder(e: View, others: list[View] | None, s: Signal) -> View:
+    """e, or the evidence sentence that states the signal's evidence words where e does not (an
+    amount the answer takes from another passage: 'hands out 300 parcels per week')."""
+    words = s.evidence.lower().split()
+    if not words or _occurrences(e, words):
+        return e
+    return next((o for o in others or () if _occurrences(o, words)), e)
 
 
 def _home(e: View, s: Signal, lex: Lexicon) -> View:
@@ -128,6 +144,30 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
+    """A role swap of a listed relation (cues.toml [roles]) in a sentence that mixes evidence
+    sentences ('In the rain-soaked semi-final, A were defeated by B'): its own words, from the first
+    name to the end of the last name's clause, restate e (a form of the same relation counts:
+    'defeated' / 'beat') and align with e by the margin; the whole sentence's test judges the
+    words around them too."""
+    ks = _positions(a, s)
+    hi = ks[-1]
+    while hi + 1 < len(a) and not a.punct(hi + 1):
+        hi += 1
+    part = View(a.doc, a.idx[ks[0]:hi + 1], a.start, a.end)
+    groups = {found[0] for j in range(len(e)) if (found := relation(e, j, lex))}
+    told = [k for k in range(ks[-1] - ks[0] + 1) if (g := relation(part, k, lex))
+            and (g[0] in groups or groups & lex.converses.get(g[0], frozenset()))]
+    if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
+        return False
+    own = set(s.tokens)
+    stated = [bool(part.keys(k) & e.content_keys) or k in told
+              for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
+    rivals = [alignment(part, o) for o in others if o is not e and o.content_keys != e.content_keys]
+    return (not stated or sum(stated) / len(stated) >= lex.confidence["min_restated"]) \
+        and (not rivals or alignment(part, e) - max(rivals) >= lex.confidence["min_margin"])
 
 
 def _positions(v: View, s: Signal) -> list[int]:
@@ -251,7 +291,10 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
                 and not (own_too and any(mine[side] & o[side] for o in own)):
             return True
-    return False
+    # a number set off by commas on both sides ('Marta Ilves, 52, and') has no slot words to compare
+    commas = [(i, j) for i, j in _occurrences(e, s.evidence.lower().split())
+              if 0 < i and j + 1 < len(e) and e.word(i - 1) == e.word(j + 1) == ","]
+    return not own_too and bool(commas) and all(a.doc.like_num[t] for t in s.tokens)
 
 
 def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
@@ -315,17 +358,18 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
-                and _local(a, e, s):
+                and _local(a, _holder(e, others, s), s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
         if not ok and s.cls == "modality" and back >= rule["min_covered"] \
                 and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):
             ok = True
-        if s.confident:  # decided by its class's own clause test (recombination.clause_recombined)
-            ok = _distinct(a, s) and _same_slot(a, e, s, own_too=False)
+        if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)
+            ok = _distinct(a, s) and _same_slot(a, _holder(e, others, s), s, own_too=False)
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
-        elif ok and s.cls == "roles":
-            ok = "antonym" not in classes and len(s.evidence.split()) <= rule["max_role_words"]
+        elif s.cls == "roles":
+            ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
+                and "antonym" not in classes and sum(w[:1].isalnum() for w in s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
@@ -333,7 +377,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
-            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]))
+            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]),
+                            own_too=s.evidence.split()[0].lower() == "no")  # 'never attended' / 'attended': e's own word;
+            # 'no transfer has been agreed' / 'linked with a transfer': the noun stands elsewhere
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -34,7 +34,11 @@ class Lexicon:
     scales: dict[str, float]
     percent: frozenset[str]
     currency: dict[str, str]
-    not_units: frozenset[str]
+    points: frozenset[str]
+    rate_words: frozenset[str]
+    periods: frozenset[str]
+    rate_adverbs: dict[str, str]
+    rate_reach: int
     modality: dict[str, dict[str, int]]
     """scale name -> word or phrase -> level."""
     after_article: str
@@ -66,6 +70,15 @@ class Lexicon:
     """(min_frame, min_frame_words) of cues.toml [clauses]."""
     confidence: dict[str, float]
     """The thresholds of `confidence.mark_confident` (cues.toml [confidence])."""
+    pair_cues: frozenset[tuple[str, str]] = frozenset()
+    subject_cues: frozenset[str] = frozenset()
+    comparative_cues: frozenset[str] = frozenset()
+    relations: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
+    converses: dict[str, frozenset[str]] = field(default_factory=dict)
+    symmetric: frozenset[str] = frozenset()
+    participles: frozenset[str] = frozenset()
+    """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
 
 def _read(name: str) -> str:
@@ -82,12 +95,13 @@ def lexicon() -> Lexicon:
     cues = tomllib.loads(_read("cues.toml"))
     pairs = [tuple(p) for p in cues["antonyms"]["pairs"]]
     ignore = set(cues["antonyms"]["ignore"])
-    for line in _read("antonyms.tsv").splitlines():
-        if line.startswith("#") or line.startswith("word\t") or not line.strip():
-            continue
-        a, b, _pos = line.split("\t")
-        if a not in ignore and b not in ignore:
-            pairs.append((a, b))
+    for name in ("antonyms.tsv", "opposites.tsv"):  # WordNet's pairs (less `ignore`), then the project's own
+        for line in _read(name).splitlines():
+            if line.startswith("#") or line.startswith("word\t") or not line.strip():
+                continue
+            a, b = line.split("\t")[:2]
+            if name == "opposites.tsv" or (a not in ignore and b not in ignore):
+                pairs.append((a, b))
     antonyms: dict[str, set[str]] = {}
     for a, b in pairs:
         sa, sb = stem(a), stem(b)
@@ -105,7 +119,9 @@ def lexicon() -> Lexicon:
         exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
-        currency=dict(q["currency"]), not_units=frozenset(q["not_units"]), modality=modality,
+        currency=dict(q["currency"]), points=frozenset(q["points"]), rate_words=frozenset(q["rate_words"]),
+        periods=frozenset(q["periods"]), rate_adverbs=dict(q["rate_adverbs"]), rate_reach=int(q["rate_reach"]),
+        modality=modality,
         after_article=str(cues["modality"]["after_article"]),
         unreached=frozenset(cues["modality"]["unreached"]),
         share_scale=str(mod["share_scale"]), shares={k: float(v) for k, v in mod["shares"].items()},
@@ -121,4 +137,18 @@ def lexicon() -> Lexicon:
         bounds=frozenset(cues["clauses"]["bounds"]), relative=frozenset(cues["clauses"]["relative"]),
         max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
-        confidence={k: float(v) for k, v in cues["confidence"].items()})
+        confidence={k: float(v) for k, v in cues["confidence"].items()},
+        pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
+        comparative_cues=frozenset(pol["comparative_cues"]),
+        **_roles(cues["roles"]))
+
+
+def _roles(roles: dict) -> dict:
+    """The relation forms, converse groups and symmetric relations of cues.toml [roles]."""
+    relations = {tuple(form.split()): group for group, forms in roles["relations"].items() for form in forms}
+    converses: dict[str, set[str]] = {}
+    for a, b in roles["pairs"]["converses"]:
+        converses.setdefault(a, set()).add(b)
+        converses.setdefault(b, set()).add(a)
+    return {"relations": relations, "converses": {k: frozenset(v) for k, v in converses.items()},
+            "symmetric": frozenset(roles["pairs"]["symmetric"]), "participles": frozenset(roles["participles"])}

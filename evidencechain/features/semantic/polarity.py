@@ -7,11 +7,21 @@ from .lexicon import Lexicon, stem
 
 
 def is_cue(v: View, k: int, lex: Lexicon) -> bool:
-    """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing')."""
+    """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing'
+    or 'from', 'hardly' before 'ever')."""
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
     return w in lex.negation or (w in lex.verb_negation and after == "to") \
-        or (w in lex.ending_negation and after.endswith("ing"))
+        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues \
+        or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]])
+
+
+def _subject_scope(v: View, k: int) -> int | None:
+    """The first content word after a subject cue that is no name ('neither Ana nor Ben attended')."""
+    j = v.next_content(k)
+    while j is not None and v.text(j)[:1].isupper():
+        j = v.next_content(j, limit=4)
+    return j
 
 
 def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
@@ -20,13 +30,26 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     for k in range(len(v)):
         w = v.word(k)
         if is_cue(v, k, lex):
-            j = v.next_content(k + 1 if w in ("no", *lex.verb_negation) and k + 1 < len(v)
-                               and v.word(k + 1) in ("longer", "to") else k)
+            after = v.word(k + 1) if k + 1 < len(v) else ""
+            pair = (w, after) in lex.pair_cues or (w in ("no", *lex.verb_negation) and after in ("longer", "to"))
+            j = v.next_content(k + 1 if pair else k)
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            if named and w in lex.subject_cues:
+                j, named = _subject_scope(v, k), False
             exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
             if exclusive:  # 'not the only symptom': the negation bears on 'only'
                 j, named = exclusive[0], False
             out.append((k, None if named else j))
+    return out
+
+
+def _once(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
+    """One cue per negated word ('neither ... nor' negates its verb once)."""
+    seen, out = set(), []
+    for k, j in cues:
+        if j is None or j not in seen:
+            out.append((k, j))
+            seen.add(j)
     return out
 
 
@@ -58,32 +81,36 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
         keys.add(base)
     for s in v.keys(k):
         keys |= lex.antonyms.get(s, frozenset())
-    return other.find(frozenset(keys))
+    return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
     out = []
-    a_cues, e_cues = _cues(a, lex), _cues(e, lex)
+    a_cues, e_cues = _once(_cues(a, lex)), _once(_cues(e, lex))
     e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
     a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
+    flipped = (set(), set())  # cue positions that flipped their word, answer side and evidence side
     for k, j in a_cues:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
+            flipped[0].add(k)
     for k, j in e_cues:
         if j is None or any(e.keys(j) & s for s in a_scoped):
             continue
         hits = _related(e, j, a, lex)
         if hits and not any(negated_near(a, p, lex) for p in hits):
-            out.append(Signal("polarity", (int(a.idx[hits[0]]),), e.span_text(list(range(k, j + 1)))))
-    for side, other, answer_side in ((a, e, True), (e, a, False)):
+            shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
+            out.append(Signal("polarity", (int(a.idx[hits[0]]),), shown))  # 'Neither ... attended': names between
+            flipped[1].add(k)
+    for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):
         for k in range(len(side)):
-            if not side.content(k):
-                continue
+            if not side.content(k) or k in cued:
+                continue  # 'unable to sign' / 'able to sign' flipped 'sign' already: one flip, not two
             base = prefixed(side.word(k), lex)
             if base is None or side.word(k) in other.all_keys:
                 continue

@@ -1,13 +1,16 @@
 """Numbers with units and scale: '5 km' vs '5 miles', '2.4 million' vs '2.4 billion', '30 percent' vs
-'30 people', '8,500 books' vs '85,000 books' (the same digits a power of ten apart). Equal values in other formats ('two' / '2', '1,200' / '1200', '5 km' / '5 kilometres')
-are not errors."""
+'30 people', '4 percent' vs '4 percentage points', '38 degrees Celsius' vs '38 degrees Fahrenheit',
+'300 parcels per week' vs 'per month' (a rate's period), 'a dozen' vs 'half a dozen' (the evidence's
+own number words, another amount), '8,500 books' vs '85,000 books' (the same digits a power of ten
+apart). Equal values in other formats ('two' / '2', '1,200' / '1200', '5 km' / '5 kilometres',
+'thirty-six' / '36') are not errors. Units are read with pint (`features.units`)."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
-from ..numeric import ORDINALS, WORD_NUMBERS
+from ..numeric import ORDINALS, WORD_NUMBERS, number_phrases
+from ..units import numbers_data, pint_unit, same_amount, unit_at
 from .align import View
 from .base import Signal
 from .lexicon import Lexicon
@@ -28,6 +31,22 @@ class Quantity:
     number_pos: int
     scale_pos: int | None
     unit_pos: int | None
+    number_end: int = 0
+    """The position after the number's words ('half a dozen' takes three)."""
+    unit_end: int | None = None
+    per: str = ""
+    """The period or share of a rate ('week' in 'per week', 'a week', 'weekly')."""
+    per_pos: int | None = None
+
+    @property
+    def number_positions(self) -> tuple[int, ...]:
+        return tuple(range(self.number_pos, max(self.number_end, self.number_pos + 1)))
+
+    @property
+    def unit_positions(self) -> tuple[int, ...]:
+        if self.unit_pos is None:
+            return ()
+        return tuple(range(self.unit_pos, self.unit_end or self.unit_pos + 1))
 
 
 def _number(word: str) -> float | None:
@@ -38,65 +57,71 @@ def _number(word: str) -> float | None:
     return None
 
 
-@cache
-def _registry():
-    import sys
-
-    blocked = "dask" not in sys.modules and "pint" not in sys.modules
-    if blocked:  # pint's optional dask support (dask, jinja2: 0.1 s of a `detect`); no dask array gets here
-        sys.modules["dask"] = None
-    try:
-        import pint
-    finally:
-        if blocked:
-            del sys.modules["dask"]
-    return pint.UnitRegistry()
-
-
-@cache
-def _pint_unit(word: str) -> str | None:
-    if not word.isalpha() or len(word) < 2:
-        return None
-    try:
-        units = _registry().parse_units(word)
-    except Exception:  # pint raises several error types for non-units
-        return None
-    return str(units) if str(units) != "dimensionless" else None
-
-
-def _unit(v: View, k: int, lex: Lexicon) -> tuple[str, bool]:
-    w = v.word(k)
-    if w in lex.percent or (w == "per" and k + 1 < len(v) and v.word(k + 1) == "cent"):
-        return "percent", True
+def _unit(v: View, k: int, lex: Lexicon, words: list[str], texts: list[str]) -> tuple[str, bool, int]:
+    """(unit, is a measure, words it takes) of the words from position k."""
+    w = words[k]
+    if w in lex.points or (w == "percentage" and k + 1 < len(v) and words[k + 1] in lex.points):
+        return "point", True, 1 + (w == "percentage")
+    if w in lex.percent or (w == "per" and k + 1 < len(v) and words[k + 1] == "cent"):
+        return "percent", True, 1 + (w == "per")
     if w in lex.currency:
-        return lex.currency[w], True
-    if w not in lex.not_units:
-        unit = _pint_unit(w)
-        if unit:
-            return unit, True
-    return (v.lemma(k), False) if v.content(k) else ("", False)
+        return lex.currency[w], True, 1
+    found = unit_at(words, k, texts)
+    if found:
+        return found[0], True, found[1]
+    if w in numbers_data()["qualified"]:  # 'degrees' with no scale named: any of them
+        return "", False, 0
+    return (v.lemma(k), False, 1) if v.content(k) else ("", False, 0)
+
+
+def _rate(v: View, k: int, lex: Lexicon, words: list[str]) -> tuple[str, int | None]:
+    """The period or share of a rate within a few words after position k ('parcels per week',
+    'a week', 'each month', 'weekly'), and its position; ('', None) when there is none."""
+    for j in range(k, min(len(v), k + lex.rate_reach)):
+        w = words[j]
+        if v.punct(j) or (j > k and _number(w) is not None):
+            break
+        if w in lex.rate_adverbs:
+            return lex.rate_adverbs[w], j
+        if j + 1 < len(v) and w in lex.rate_words and not v.punct(j + 1):
+            nxt = words[j + 1]
+            unit = pint_unit(nxt)
+            if unit and unit in lex.periods:
+                return unit, j + 1
+            if w not in ("a", "an") and v.content(j + 1):
+                return v.lemma(j + 1), j + 1
+    return "", None
 
 
 def quantities(v: View, lex: Lexicon) -> list[Quantity]:
-    out = []
-    for k in range(len(v)):
-        w = v.word(k)
-        if w in ORDINALS or (k > 0 and _number(v.word(k - 1)) is not None and w not in lex.scales):
+    words = [v.word(k) for k in range(len(v))]
+    texts = [v.text(k) for k in range(len(v))]
+    phrases = {a: (b, value) for a, b, value in number_phrases(words)}
+    out, k = [], 0
+    while k < len(v):
+        w = words[k]
+        if k in phrases:
+            end, mantissa = phrases[k]
+        elif w in ORDINALS or (k > 0 and _number(words[k - 1]) is not None and w not in lex.scales) \
+                or _number(w) is None:
+            k += 1
             continue
-        mantissa = _number(w)
-        if mantissa is None:
-            continue
-        j, scale, scale_pos = k + 1, "", None
-        if j < len(v) and v.word(j) in lex.scales:
-            scale, scale_pos, j = v.word(j), j, j + 1
-        unit, measure, unit_pos = "", False, None
-        if k > 0 and v.word(k - 1) in lex.currency:
-            unit, measure, unit_pos = lex.currency[v.word(k - 1)], True, k - 1
-        elif j < len(v) and (not v.punct(j) or v.word(j) in lex.percent):
-            unit, measure = _unit(v, j, lex)
-            unit_pos = j if unit else None
+        else:
+            end, mantissa = k + 1, _number(w)
+        j, scale, scale_pos = end, "", None
+        if j < len(v) and words[j] in lex.scales:
+            scale, scale_pos, j = words[j], j, j + 1
+        unit, measure, unit_pos, unit_end = "", False, None, None
+        if k > 0 and words[k - 1] in lex.currency:
+            unit, measure, unit_pos, unit_end = lex.currency[words[k - 1]], True, k - 1, k
+        elif j < len(v) and (not v.punct(j) or words[j] in lex.percent):
+            unit, measure, used = _unit(v, j, lex, words, texts)
+            unit_pos, unit_end = (j, j + used) if unit else (None, None)
+        after = unit_end if unit_end is not None and unit_end > j else j
+        per, per_pos = _rate(v, after, lex, words)
         out.append(Quantity(mantissa * lex.scales.get(scale, 1.0), mantissa, scale, unit, measure,
-                            k, scale_pos, unit_pos))
+                            k, scale_pos, unit_pos, end, unit_end, per, per_pos))
+        k = end
     return out
 
 
@@ -106,37 +131,72 @@ def _same_value(x: float, y: float) -> bool:
 
 def _converts(q: Quantity, r: Quantity) -> bool:
     """Whether two measured quantities are the same amount in different units (within 2%)."""
-    try:
-        ureg = _registry()
-        a = (q.value * ureg.parse_units(q.unit)).to(ureg.parse_units(r.unit)).magnitude
-    except Exception:  # different dimensions, or not pint units
+    return same_amount(q.value, q.unit, r.value, r.unit)
+
+
+def _tokens(a: View, positions) -> tuple[int, ...]:
+    return tuple(int(a.idx[k]) for k in positions)
+
+
+def _differing(a: View, q: Quantity, e: View, r: Quantity) -> tuple[int, ...]:
+    """The answer's unit words that the evidence's unit lacks ('Fahrenheit' of 'degrees Fahrenheit'),
+    else all of them."""
+    theirs = {e.word(k) for k in r.unit_positions}
+    own = [k for k in q.unit_positions if a.word(k) not in theirs]
+    return _tokens(a, own or q.unit_positions)
+
+
+def _reworded(a: View, q: Quantity, e: View, r: Quantity) -> bool:
+    """Two amounts of one unit whose number words, one inside the other, say different amounts
+    ('a dozen' / 'half a dozen', 'six' / 'thirty-six'): the evidence's own words, rearranged."""
+    mine = [a.word(k) for k in q.number_positions if not a.punct(k)]
+    theirs = [e.word(k) for k in r.number_positions if not e.punct(k)]
+    if len(mine) == len(theirs) == 1 or not mine or not theirs:
         return False
-    return abs(a - r.value) <= 0.02 * max(abs(r.value), 1e-9)
+    return set(mine) <= set(theirs) or set(theirs) <= set(mine)
 
 
-def quantity_conflicts(a: View, e: View, lex: Lexicon) -> list[Signal]:
+def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None = None) -> list[Signal]:
+    """`others`: the source's other evidence sentences, where an amount of the answer that e does not
+    state is looked up ('the closure will last six weeks' beside the sentence the answer follows)."""
     out = []
-    theirs = quantities(e, lex)
+    theirs = [(e, r) for r in quantities(e, lex)]
+    elsewhere = [(o, r) for o in others or () if o is not e for r in quantities(o, lex)]
     for q in quantities(a, lex):
-        same = [r for r in theirs if _same_value(r.value, q.value)]
-        if any(r.unit == q.unit or not r.unit or not q.unit or not (r.measure or q.measure) for r in same):
+        pool = theirs if any(_same_value(r.value, q.value) for _, r in theirs) else theirs + elsewhere
+        same = [(s, r) for s, r in pool if _same_value(r.value, q.value)]
+        if same and q.per and all(r.per and r.per != q.per and (not r.unit or not q.unit or r.unit == q.unit)
+                                  for _, r in same):
+            s, r = same[0]
+            out.append(Signal("quantity", _tokens(a, [q.per_pos]), s.text(r.per_pos)))
             continue
-        if any(q.measure and r.measure and _converts(q, r) for r in theirs):
+        if any(r.unit == q.unit or not r.unit or not q.unit or not (r.measure or q.measure) for _, r in same):
+            continue
+        if any(q.measure and r.measure and _converts(q, r) for _, r in pool):
             continue
         if same and q.unit_pos is not None:
-            r = same[0]
-            out.append(Signal("quantity", (int(a.idx[q.unit_pos]),), e.text(r.unit_pos) if r.unit_pos is not None
-                              else e.text(r.number_pos)))
+            s, r = same[0]
+            named = s.span_text(list(r.unit_positions)) if r.unit_pos is not None else s.text(r.number_pos)
+            out.append(Signal("quantity", _differing(a, q, s, r), named))
             continue
-        rescaled = [r for r in theirs if _same_value(r.mantissa, q.mantissa) and r.scale != q.scale
+        rescaled = [(s, r) for s, r in pool if _same_value(r.mantissa, q.mantissa) and r.scale != q.scale
                     and r.scale and q.scale]
         if rescaled and not same:
-            r = rescaled[0]
-            out.append(Signal("quantity", (int(a.idx[q.scale_pos]),), f"{e.text(r.number_pos)} {r.scale}"))
+            s, r = rescaled[0]
+            out.append(Signal("quantity", _tokens(a, [q.scale_pos]), f"{s.text(r.number_pos)} {r.scale}"))
             continue
-        shifted = [r for r in theirs if _shifted(q, r)] if not same and q.unit else []
+        if same or not q.unit:
+            continue
+        reworded = [(s, r) for s, r in theirs if r.unit == q.unit and _reworded(a, q, s, r)]
+        if reworded:
+            s, r = reworded[0]
+            out.append(Signal("quantity", _tokens(a, q.number_positions),
+                              s.span_text(list(r.number_positions))))
+            continue
+        shifted = [(s, r) for s, r in theirs if _shifted(q, r)]
         if shifted:
-            out.append(Signal("quantity", (int(a.idx[q.number_pos]),), e.text(shifted[0].number_pos)))
+            s, r = shifted[0]
+            out.append(Signal("quantity", _tokens(a, [q.number_pos]), s.text(r.number_pos)))
     return out
 
 

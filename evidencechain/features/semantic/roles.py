@@ -14,19 +14,23 @@ _NAMED = frozenset({"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EV
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 
 
-def _passive(v: View, k: int, since: int, until: int) -> bool:
+def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
     """'by' just after the word ('acquired by', 'beaten by'), or a form of 'be' between its first
     argument at `since` and it, and 'by' between it and its second argument at `until` ('was
-    founded in 1957 by')."""
+    founded in 1957 by'); the word a participle ('goals by Ashley Young' is no passive)."""
+    w = v.word(k)
+    if not (w.endswith(("ed", "en")) or w in lex.participles or (w,) in lex.relations):
+        return False
     if k + 1 < len(v) and v.word(k + 1) == "by":
         return True
     return any(v.word(j) in _BE for j in range(since + 1, k)) and any(v.word(j) == "by" for j in range(k + 1, until))
 
 
-def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict) -> list[int]:
+def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, nearest: bool = False) -> list[int]:
     """From position k in direction `step`, in the clause: the first token of each of the nearest
     two shared names ('sold the Seaview bakery to Jonah Reyes': the bakery, then the buyer), else
-    the nearest shared content word."""
+    the nearest shared content word; `nearest`: that word too, in order of distance (a listed
+    relation's party that is no name: 'sued a group of farmers over pollution in the Esk')."""
     j, first, found = k + step, None, []
     while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
@@ -40,18 +44,53 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict) 
             elif first is None:
                 first = j
         j += step
+    if nearest and first is not None and first not in found:
+        return sorted([*found, first], key=lambda i: abs(i - k))
     return found or ([] if first is None else [first])
 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
-    """Position of every token inside a named entity -> the positions of its whole entity."""
+    """Position of every token inside a named entity -> the positions of its whole entity; a run of
+    capitalised words inside the sentence is one name too, with the entities it starts from ('Quorvant',
+    which the parser did not tag; 'Bexley Town', where it tagged 'Bexley')."""
     doc, out = v.doc, {}
+    other = set()  # tokens of dates, numbers and other entities that are no party
     for s, t, label in v.doc.entities or ():
+        inside = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t and v.word(k) not in ("the", "a", "an"))
         if label in _NAMED:
-            whole = tuple(k for k in range(len(v)) if s <= doc.starts[v.idx[k]] < t
-                          and v.word(k) not in ("the", "a", "an"))
-            out.update({k: whole for k in whole})
+            out.update({k: inside for k in inside})
+        else:
+            other.update(inside)
+    run: list[int] = []
+    start = 0 if len(v) > 1 and v.content(0) and v.content(1) and v.text(1)[:1].isupper() else 1
+    for k in [*range(start, len(v)), None]:  # the first word only in a name of two words ('Bexley Town beat')
+        if k is not None and v.content(k) and v.text(k)[:1].isupper() and not v.doc.like_num[v.idx[k]] \
+                and k not in other:
+            run.append(k)
+            continue
+        tagged = [r for r in run if r in out]
+        if tagged:  # a title before a tagged name is not the name ('Judge', 'Gov.'): the run extends it rightwards
+            run = [r for r in run if r >= min(out[tagged[0]])]
+        whole = tuple(sorted({*run, *(i for r in run for i in out.get(r, ()))}))
+        out.update({i: whole for i in whole})
+        run = []
     return out
+
+
+def relation(v: View, k: int, lex: Lexicon) -> tuple[str, int] | None:
+    """The relation group of the form that starts at k ('lost to': 'lose_to') and its length in words."""
+    for n in (2, 1):
+        group = lex.relations.get(tuple(v.word(i) for i in range(k, min(len(v), k + n))))
+        if group and k + n <= len(v):
+            return group, n
+    return None
+
+
+def _related(e: View, group: str, lex: Lexicon) -> tuple[int | None, bool]:
+    """The one position in e of a form of `group` or of a converse group, and whether it is a converse."""
+    hits = [(j, found[0] != group) for j in range(len(e)) if (found := relation(e, j, lex))
+            and (found[0] == group or found[0] in lex.converses.get(group, ()))]
+    return hits[0] if len(hits) == 1 else (None, False)
 
 
 def _unique(v: View, keys: frozenset[str]) -> int | None:
@@ -75,9 +114,33 @@ def _distinctive(a: View, e: View, x: int, other: int, names: dict) -> int:
     return x
 
 
+def _word_ends(v: View, r: int) -> tuple[int, int]:
+    """First and last position of the hyphenated word at r ('co - owners')."""
+    lo, hi = r, r
+    while lo >= 2 and v.word(lo - 1) == "-":
+        lo -= 2
+    while hi + 2 < len(v) and v.word(hi + 1) == "-":
+        hi += 2
+    return lo, hi
+
+
+def _modifier_or_of(v: View, r: int, k: int, names: dict) -> str | None:
+    """'modifier' where the name at k stands right before the noun at r ('Reading co-owners'),
+    'of' where it follows 'of', 'at' or 'for' after it ('co-owners of Reading')."""
+    lo, hi = _word_ends(v, r)
+    whole = names.get(k, (k,))
+    if max(whole) == lo - 1:
+        return "modifier"
+    if hi + 1 < len(v) and v.word(hi + 1) in ("of", "at", "for") and min(whole) - hi - 2 in (0, 1):
+        return "of"
+    return None
+
+
 def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_names: dict,
-          lex: Lexicon) -> Signal | None:
-    """The signal of arguments x and y of the relation at r (er in e) exchanged, if they are."""
+          lex: Lexicon, converse: bool | None = None) -> Signal | None:
+    """The signal of arguments x and y of the relation at r (er in e) exchanged, if they are.
+    `converse`: r is a form of a listed relation (cues.toml [roles]) and er a form of its converse
+    (True) or of its own group (False); None for a relation word that e repeats."""
     x, y = _distinctive(a, e, x, y, names), _distinctive(a, e, y, x, names)
     if a.keys(x) & a.keys(y):
         return None
@@ -85,15 +148,18 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     if ex is None or ey is None:
         return None
     named = (x in names or ex in their_names, y in names or ey in their_names)
-    if named[0] != named[1] or (not named[0] and not a.content(r)):
-        return None
+    if (named[0] != named[1] and converse is None) or (not named[0] and not a.content(r)):
+        return None  # a listed relation takes a party that is no name ('a group of farmers sued X')
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
+    if converse is None and any({_modifier_or_of(a, r, p, names), _modifier_or_of(e, er, q, their_names)}
+                                == {"modifier", "of"} for p, q in ((x, ex), (y, ey))):
+        return None  # 'Reading co-owners X' = 'X, co-owners of Reading': a noun's two ways to take a name
     if any(e.word(j) in lex.relative and not _closed(e, j, er) for j in range(min(ex, ey) + 1, max(ex, ey))):
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
-    if a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
+    if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
-    if (ex > er) == (_passive(a, r, x, y) != _passive(e, er, min(ex, ey), max(ex, ey))):
+    if (ex > er) == (_passive(a, r, x, y, lex) ^ _passive(e, er, min(ex, ey), max(ex, ey), lex) ^ bool(converse)):
         return None
     inside = set()  # a closed relative clause says nothing of the relation
     for j in range(min(ex, ey) + 1, max(ex, ey)):
@@ -109,15 +175,21 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     shared = a.all_keys & e.all_keys
     names, their_names = _names(a), _names(e)
     for r in range(len(a)):
-        if a.punct(r) or r in names or a.word(r) in _LINKS or not (a.keys(r) & shared):
+        listed = relation(a, r, lex)
+        if a.punct(r) or r in names or a.word(r) in _LINKS or a.word(r) in lex.symmetric \
+                or not (listed or a.keys(r) & shared):
             continue
         lefts = _arguments(a, r, -1, shared, names)
-        er = _unique(e, a.keys(r))
-        if not lefts or er is None:
+        er, converse = _related(e, listed[0], lex) if listed else (_unique(e, a.keys(r)), None)
+        if listed and er is None and a.keys(r) & shared:  # a listed form that e does not state as one
+            er, converse = _unique(e, a.keys(r)), None
+        if not lefts or er is None or e.word(er) in lex.symmetric:
             continue
         x = lefts[0]
-        for y in _arguments(a, r, 1, shared, names):
-            found = _swap(a, e, r, er, x, y, names, their_names, lex)
+        for y in _arguments(a, r + (listed[1] - 1 if listed else 0), 1, shared, names, nearest=converse is not None):
+            if not listed and any(relation(a, i, lex) for i in range(r + 1, y)):
+                break  # 'has employed': the relation is the listed verb's, judged at its own position
+            found = _swap(a, e, r, er, x, y, names, their_names, lex, converse)
             if found and (x, y) not in seen:
                 seen.add((x, y))
                 out.append(found)

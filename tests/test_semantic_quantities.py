@@ -1,0 +1,92 @@
+"""The quantity and recombination frames of the conflict rule (features.semantic.quantities,
+features.semantic.binding): each error flagged with confidence, and an equivalent answer of the same
+shape left alone. All facts are invented."""
+from __future__ import annotations
+
+import pytest
+from semantic_support import confident_signals
+
+from evidencechain.features.semantic.align import sentence_views
+from evidencechain.features.semantic.lexicon import lexicon
+from evidencechain.features.semantic.quantities import quantities
+from evidencechain.text.parse import parse_texts
+
+FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equivalent answer)
+    # a number in words that the evidence's own words make another amount
+    ("Half a dozen fishing boats were damaged when the storm hit Carrick harbour on Friday night.",
+     "A dozen fishing boats were damaged when the storm hit Carrick harbour on Friday night.",
+     "quantity", "A dozen", "Half a dozen",
+     "Six fishing boats were damaged when the storm hit Carrick harbour on Friday night."),
+    # the period of a rate, in another passage than the sentence the answer follows
+    ("passage 1: The Ellery community pantry is open on Tuesdays and Fridays.\n\npassage 2: It hands out about "
+     "300 food parcels per week, mostly to families with young children.",
+     "The Ellery community pantry, open on Tuesdays and Fridays, hands out about 300 food parcels per month.",
+     "quantity", "month", "week",
+     "The Ellery community pantry, open on Tuesdays and Fridays, hands out about 300 food parcels a week."),
+    # percentage points are not percent
+    ("The Bexley Party's share of the vote rose by 4 percentage points, from 18 to 22 percent.",
+     "The Bexley Party's vote share rose by 4 percent, reaching 22 percent.", "quantity", "percent",
+     "percentage points", "The Bexley Party's vote share rose by 4 points, reaching 22 percent."),
+    # a unit named by two words
+    ("Water in the main pool at the Brackenmoor spring stays at about 38 degrees Celsius all year.",
+     "Water in the main pool at the Brackenmoor spring stays at about 38 degrees Fahrenheit all year.",
+     "quantity", "Fahrenheit", "degrees Celsius",
+     "Water in the main pool at the Brackenmoor spring stays at about 100 degrees Fahrenheit all year."),
+    ("The Morden nature reserve covers 5 square kilometres of wetland.",
+     "The Morden nature reserve covers 5 square miles of wetland.", "quantity", "miles", "square kilometres",
+     "The Morden nature reserve covers 500 hectares of wetland."),
+    ("The rooftop array on the Linwood depot generates up to 450 kilowatts on a clear day.",
+     "The rooftop array on the Linwood depot generates up to 450 megawatts on a clear day.", "quantity",
+     "megawatts", "kilowatts", "The rooftop array on the Linwood depot generates up to 0.45 megawatts on a clear day."),
+    # a rate's unit: a slash reads as 'per'
+    ("The Kolt X2 race car reached a top speed of 210 kilometres per hour.",
+     "The Kolt X2 race car reached a top speed of 210 miles per hour.", "quantity", "miles", "kilometres per hour",
+     "The top speed of the Kolt X2 race car was 210 km/h."),
+    # a duration stated in the source's other sentence
+    ("The Garrison Road bridge will close for repairs from 3 June. Engineers expect the closure to last about six weeks.",
+     "The Garrison Road bridge will close from 3 June for about six months of repairs.", "quantity", "months",
+     "weeks", "The Garrison Road bridge will close from 3 June for about 42 days of repairs."),
+    # values bound to the wrong holder: two prices, two ages, dates of two events, two grants, two catches
+    ("The Lumetra Arc costs 129 euros, while the larger Lumetra Dome costs 219 euros.",
+     "The Lumetra Arc headphones, which ship in October, cost 219 euros.", "recombination", "219", "129",
+     "The larger Lumetra Dome headphones, which ship in October, cost 219 euros."),
+    ("The expedition was led by Marta Ilves, 52, and her deputy, Jonah Beckett, 38, both from the Tarnholm "
+     "Geographical Society.", "The Tarnholm Geographical Society expedition's leader, Marta Ilves, is 38 years old.",
+     "recombination", "38", "52", "The Tarnholm Geographical Society expedition's deputy, Jonah Beckett, is 38 years old."),
+    ("The Sandby lighthouse was first lit in 1868. Its keeper's cottage was added in 1897, and the light was "
+     "automated in 1979.", "The light at the Sandby lighthouse has been automated since 1897.", "recombination",
+     "1897", "1979", "The keeper's cottage at the Sandby lighthouse was added in 1897."),
+    ("The Pyne Foundation gave 40,000 dollars to the Westbrook animal shelter and 15,000 dollars to the town's "
+     "youth orchestra.", "Westbrook's youth orchestra received 40,000 dollars from the Pyne Foundation.",
+     "recombination", "40,000", "15,000", "Westbrook's youth orchestra received 15,000 dollars from the Pyne Foundation."),
+    ("The Skerrow harbour fleet landed 3,400 tonnes of mackerel and 820 tonnes of herring in 2022, its best "
+     "year since 1998.", "In 2022, its best year since 1998, the Skerrow harbour fleet landed 820 tonnes of mackerel.",
+     "recombination", "820", "3,400",
+     "In 2022, its best year since 1998, the Skerrow harbour fleet landed 820 tonnes of herring."),
+    ("On Saturday, the Rowan Hawks beat the Elmstead Owls 78-64. In the other semi-final, the Kinloch Stags "
+     "edged the Burnside Foxes 71-70 in overtime.", "The Rowan Hawks reached the final by beating the Elmstead "
+     "Owls 71-70.", "recombination", "71", "78",
+     "The Rowan Hawks reached the final by beating the Elmstead Owls 78-64."),
+]
+
+
+@pytest.mark.parametrize("evidence, error, cls, words, named, equivalent", FRAMES,
+                         ids=[f"{f[2]}-{f[3]}" for f in FRAMES])
+def test_the_error_is_flagged_and_its_equivalent_is_not(evidence, error, cls, words, named, equivalent):
+    found = confident_signals(evidence, error)
+    assert any(c == cls and w == words and n == named for c, w, n in found), found
+    assert not confident_signals(evidence, equivalent)
+
+
+@pytest.mark.parametrize("text, value, unit, per", [
+    ("It lasts two and a half hours.", 2.5, "hour", ""),
+    ("They hired thirty-six nurses.", 36, "nurse", ""),
+    ("The fund holds half a million dollars.", 5e5, "usd", ""),
+    ("The plant makes 40 megawatts per hour.", 40, "megawatt / hour", ""),
+    ("The pantry gives out 300 parcels weekly.", 300, "parcel", "week"),
+    ("Prices rose 3 percentage points.", 3, "point", ""),
+])
+def test_quantities_read_number_words_units_and_rates(text, value, unit, per):
+    doc, = parse_texts([text], progress=False)
+    q = quantities(sentence_views(doc)[0], lexicon())[0]
+    assert (q.value, q.unit, q.per) == (value, unit, per)
