@@ -50,6 +50,13 @@ def test_number_phrases_and_word_times():
         [("time:20:45",), ("time:09:00", "time:21:00")]
 
 
+def test_a_part_of_the_other_side_is_no_time():
+    # 'half' is only a part past the hour: HaluEval text says "half to nine" and must not fail
+    assert time_spans("at half to nine") == []
+    assert [t for _, _, t in time_spans("ten to 1 in the afternoon, half past twelve")] == \
+        [("time:12:50",), ("time:12:30",)]
+
+
 def test_units_are_read_with_pint_and_english_words_are_not_units():
     assert pint_unit("kilometres") == "kilometer" and pint_unit("cats") is None and pint_unit("in") is None
     assert base_key(2.5, "kilometer") == base_key(2500, "meter") != base_key(2600, "meter")

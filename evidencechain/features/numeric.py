@@ -88,10 +88,12 @@ def time_spans(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     for m in _word_time().finditer(text):
         if m.group("clock"):
             hour, minute = _hour(m.group("clock")), 0
-        elif m.group("side").lower() == "past":
-            hour, minute = _hour(m.group("hour")), data["past"][m.group("part").lower()]
-        else:
-            hour, minute = _hour(m.group("hour")) - 1 or 12, data["to"][m.group("part").lower()]
+        else:  # a part of one side only ('half to nine') is no time
+            side = m.group("side").lower()
+            minute = data[side].get(m.group("part").lower())
+            if minute is None:
+                continue
+            hour = _hour(m.group("hour")) if side == "past" else _hour(m.group("hour")) - 1 or 12
         day = (m.group("day") or "").lower()
         if day and 1 <= hour <= 12:
             value = _time(hour, minute, "a" if day in data["morning"] else "p")
