@@ -193,6 +193,14 @@ def test_no_shared_words_and_no_evidence():
 
 
 @needs_parser
+def test_an_amount_whose_unit_is_a_rate_is_an_amount_not_a_number():
+    # '890 hertz' states the key '1 / [time]:8.9e+02' (HaluEval text stopped make halueval on it)
+    evidence = ["The transmitter near Dunmore broadcasts at 890 hertz every night."]
+    [v] = check_triplets(extract_triplets("The transmitter near Dunmore broadcasts at 900 hertz."), evidence)
+    assert v.verdict in ("Contradiction", "Neutral") and v.reason
+
+
+@needs_parser
 def test_coverage_threshold_decides_entailment():
     triplets = extract_triplets("The Eiffel Tower is a tall lattice tower.")
     assert check_triplets(triplets, EVIDENCE, coverage_threshold=0.7)[0].verdict == "Entailment"

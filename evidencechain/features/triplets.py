@@ -62,7 +62,7 @@ class EvidenceSentence:
 def _number_kind(value: str) -> str:
     if value.startswith("time:"):
         return "time"
-    if value.startswith("["):  # an amount's unit-free key (`units.base_key`)
+    if "[" in value:  # an amount's unit-free key (`units.base_key`: '[length]:2.5e+03', '1 / [time]:0.5')
         return "amount"
     v = float(value)
     return "year" if v.is_integer() and 1000 <= v <= 2100 else "number"
