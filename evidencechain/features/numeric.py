@@ -20,12 +20,9 @@ from .units import base_key, numbers_data, unit_at
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:st|nd|rd|th)?(?![\d])")
 _SCALE = re.compile(r"\s*(thousand|million|billion|k\b|m\b|bn\b)", re.IGNORECASE)
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
-WORD_NUMBERS = {
-    w: i for i, w in enumerate(
-        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])
-}
-WORD_NUMBERS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-                     "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12})
+_WORDS = numbers_data()
+WORD_NUMBERS = {**_WORDS["units"], **_WORDS["tens"], **_WORDS["hundreds"], **_WORDS["groups"]}
+"""Single number words (`data/numbers.toml`: units, tens, 'hundred', 'dozen')."""
 ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
