@@ -6,7 +6,9 @@ torch / transformers come from the `neural` extra; when they or the weights are 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 from .errors import MissingDependency
@@ -44,5 +46,33 @@ def import_torch():
     return torch
 
 
+def require_installed(*modules: str) -> None:
+    """NeuralUnavailable unless each module is installed; finds them without importing them."""
+    for name in modules:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            what = name.replace("_", "-")
+            raise NeuralUnavailable(f"{what} is not installed" + (" (pip install -e '.[neural]')" if name == "torch"
+                                                                   else ""))
+
+
+GPU_DEVICE_FILES = ("/proc/driver/nvidia", "/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
+"""Files a CUDA or ROCm driver creates on Linux: without any of them torch can see no GPU."""
+
+
+def gpu_possible() -> bool:
+    """Whether torch might see a GPU here; False is certain and needs no torch import."""
+    if sys.platform == "darwin":
+        return False
+    if sys.platform.startswith("linux"):
+        return any(os.path.exists(p) for p in GPU_DEVICE_FILES)
+    return True
+
+
 def device() -> str:
+    if not gpu_possible():
+        return "cpu"
     return "cuda" if import_torch().cuda.is_available() else "cpu"

@@ -183,3 +183,26 @@ def test_learned_checker_is_skipped_outside_its_subsets_with_the_reason(tmp_path
     for kind in ("relevance", "fact checker"):
         row = rows[(kind, "learned-checker")]
         assert row["status"] == "skipped" and "learned_checker_subsets" in row["detail"]
+
+
+def test_cached_pairs_load_no_checker_model(tiny_checker, monkeypatch):
+    from evidencechain.checker.infer import CheckerScorer
+    from evidencechain.features.checker import CheckerFeatures
+
+    cache = ParseCache(None)
+    premises, claims = list(ITEMS), [QUERY] * len(ITEMS)
+    cold = CheckerFeatures(tiny_checker)
+    assert cold._scorer is None and "support checker" in cold.describe()
+    first = cold.score_pairs(premises, claims, cache)
+    assert cold._scorer is not None
+    assert cold.scorer_description == cold.scorer.describe()  # the cache key does not depend on loading
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the checker was loaded")
+
+    monkeypatch.setattr(CheckerScorer, "load", refuse)
+    warm = CheckerFeatures(tiny_checker)
+    again = warm.score_pairs(premises, claims, cache)
+    assert all(np.array_equal(a, b) for x, y in zip(first, again) for a, b in zip(x, y))
+    with pytest.raises(AssertionError, match="was loaded"):
+        warm.score_pairs(["another premise ."], [QUERY], cache)

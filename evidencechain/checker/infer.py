@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError
-from .model import encode_pairs, load, resolve_device, torch
-from .settings import QUANTIZATIONS, ModelSettings
+from .model import encode_pairs, load, torch
+from .settings import ModelSettings, describe_scorer, scorer_device
 
 __all__ = ["CheckerScorer", "CheckerScores", "autocast", "length_order", "predict", "throughput"]
 
@@ -87,19 +87,11 @@ class CheckerScorer:
              batch_size: int = 64) -> CheckerScorer:
         """Load a model directory (sha256 checked). int8 and onnx run on CPU: with device "auto"
         they choose the CPU, with "cuda" it is an error."""
-        if quantize not in QUANTIZATIONS:
-            raise ConfigError(f"checker quantize: expected one of {list(QUANTIZATIONS)}, got {quantize!r}")
-        if batch_size <= 0:
-            raise ConfigError(f"checker batch_size: must be positive, got {batch_size!r}")
-        if quantize in ("int8", "onnx"):
-            if device == "cuda":
-                raise ConfigError(f"checker quantize {quantize!r} runs on CPU only; use device 'cpu' or 'auto'")
-            device = "cpu"
+        device = scorer_device(device, quantize, batch_size)
         if quantize == "onnx":
             from .onnx_runtime import require_onnxruntime
 
             require_onnxruntime()  # fail before loading the model when onnxruntime is absent
-        device = resolve_device(device)
         model, tokenizer, settings = load(path, device)
         if quantize == "int8":
             with warnings.catch_warnings():
@@ -120,9 +112,7 @@ class CheckerScorer:
                            self.batch_size, self.device, progress)
 
     def describe(self) -> str:
-        precision = {"int8": "int8 dynamic", "onnx": "onnxruntime fp32"}.get(
-            self.quantize, "bf16 autocast" if self.device == "cuda" else "fp32")
-        return f"support checker {self.path} on {self.device} ({precision}, batch {self.batch_size})"
+        return describe_scorer(self.path, self.device, self.quantize, self.batch_size)
 
 
 def throughput(scorer: CheckerScorer, premises: list[str], claims: list[str]) -> float:

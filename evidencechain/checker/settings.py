@@ -74,3 +74,39 @@ class TrainSettings:
     checkpoint_every: int = 200
     max_steps: int = 0
     """0: no cap."""
+
+
+def scorer_device(device: str, quantize: str, batch_size: int) -> str:
+    """The device a checker scorer with these settings runs on, found without loading it (nor
+    torch, unless CUDA is asked for or may be present); ConfigError for settings it refuses."""
+    from ..errors import ConfigError
+
+    if quantize not in QUANTIZATIONS:
+        raise ConfigError(f"checker quantize: expected one of {list(QUANTIZATIONS)}, got {quantize!r}")
+    if batch_size <= 0:
+        raise ConfigError(f"checker batch_size: must be positive, got {batch_size!r}")
+    if quantize in ("int8", "onnx"):
+        if device == "cuda":
+            raise ConfigError(f"checker quantize {quantize!r} runs on CPU only; use device 'cpu' or 'auto'")
+        return "cpu"
+    if device == "auto":
+        from ..torch_support import device as default_device
+
+        return default_device()
+    if device == "cuda":
+        from ..torch_support import NeuralUnavailable, import_torch
+
+        if not import_torch().cuda.is_available():
+            raise NeuralUnavailable("device 'cuda' requested but torch sees no GPU")
+        return device
+    if device != "cpu":
+        from ..torch_support import NeuralUnavailable
+
+        raise NeuralUnavailable(f"unknown device {device!r} (auto, cpu or cuda)")
+    return device
+
+
+def describe_scorer(path, device: str, quantize: str, batch_size: int) -> str:
+    precision = {"int8": "int8 dynamic", "onnx": "onnxruntime fp32"}.get(
+        quantize, "bf16 autocast" if device == "cuda" else "fp32")
+    return f"support checker {path} on {device} ({precision}, batch {batch_size})"

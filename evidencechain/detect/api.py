@@ -179,14 +179,12 @@ def _device(device: str, model) -> str:
         if device not in ("cpu", "auto"):
             log.info("device=%r: this model has no neural component; it runs on the CPU", device)
         return "cpu"
+    from ..torch_support import device as default_device
     from ..torch_support import import_torch
 
-    torch = import_torch()
     if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda") and not torch.cuda.is_available():
+        device = default_device()
+    elif device.startswith("cuda") and not import_torch().cuda.is_available():
         raise ConfigError(f"device={device!r}: no CUDA device is available here; use device='cpu'")
-    from sentence_transformers import SentenceTransformer
-
-    embedder._model = SentenceTransformer(str(embedder.path), device=device, local_files_only=True)
+    embedder.device_name, embedder._model = device, None  # loaded there at its first encode
     return device

@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..checker.settings import InferSettings
+from ..checker.settings import InferSettings, describe_scorer, scorer_device
 from ..text.parse import ParseCache
 from ..text.windows import candidate_windows
+from ..torch_support import require_installed
 from .evidence import EvidenceIndex
 from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
 
@@ -33,34 +34,50 @@ def model_key(path: str | Path) -> str:
 
 
 class CheckerFeatures:
-    def __init__(self, path: str | Path, settings: InferSettings | None = None, device: str = "auto"):
-        from ..checker.infer import CheckerScorer
+    """The checker's scores of (window, sentence) pairs. torch and the model are loaded at the
+    first pair not in the cache: a rerun whose pairs are all cached loads neither."""
 
+    def __init__(self, path: str | Path, settings: InferSettings | None = None, device: str = "auto"):
         self.path = Path(path)
         self.settings = settings or InferSettings()
         self.key = model_key(self.path)
-        self.scorer = CheckerScorer.load(self.path, device=device, quantize=self.settings.quantize,
-                                         batch_size=self.settings.batch_size)
+        self.device = device
+        s = self.settings
+        self.scorer_description = describe_scorer(self.path, scorer_device(device, s.quantize, s.batch_size),
+                                                  s.quantize, s.batch_size)
+        self._scorer = None
+        if s.quantize == "onnx":  # the export is checked against torch when loaded: fail now
+            self.scorer  # noqa: B018
+
+    @property
+    def scorer(self):
+        if self._scorer is None:
+            from ..checker.infer import CheckerScorer
+
+            self._scorer = CheckerScorer.load(self.path, device=self.device, quantize=self.settings.quantize,
+                                              batch_size=self.settings.batch_size)
+        return self._scorer
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state["scorer"] = None
+        state["_scorer"] = None
         return state
 
     def __setstate__(self, state):
-        from ..checker.infer import CheckerScorer
-
-        self.__dict__.update(state)
-        self.scorer = CheckerScorer.load(self.path, quantize=self.settings.quantize,
-                                         batch_size=self.settings.batch_size)
+        state.pop("scorer", None)  # pickled before the scorer was loaded lazily
+        self.__dict__.update({"device": "auto", **state, "_scorer": None})
+        if "scorer_description" not in state:
+            s = self.settings
+            self.scorer_description = describe_scorer(
+                self.path, scorer_device(self.device, s.quantize, s.batch_size), s.quantize, s.batch_size)
 
     def describe(self) -> str:
         s = self.settings
-        return (f"learned checker {self.path} ({self.scorer.describe()}); best of {s.windows} windows of "
+        return (f"learned checker {self.path} ({self.scorer_description}); best of {s.windows} windows of "
                 f"<= {s.max_premise_words} words per sentence")
 
     def _cache_key(self, premise: str, claim: str) -> str:
-        text = f"checker\0{self.key}\0{self.settings.quantize}\0{self.scorer.describe()}\0{premise}\0{claim}"
+        text = f"checker\0{self.key}\0{self.settings.quantize}\0{self.scorer_description}\0{premise}\0{claim}"
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     def score_pairs(self, premises: list[str], claims: list[str], cache: ParseCache | None,
@@ -167,10 +184,11 @@ def checker_absent_reason(path: str | None) -> str | None:
         return "absent: not configured"
     if not (Path(path) / MODEL_FILE).is_file():
         return f"absent: no trained checker at {path} (make checker)"
+    from ..torch_support import NeuralUnavailable
+
     try:
-        import torch  # noqa: F401
-        import transformers  # noqa: F401
-    except ImportError:
+        require_installed("torch", "transformers")
+    except NeuralUnavailable:
         return "absent: torch / transformers not installed (pip install -e '.[neural]')"
     return None
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..torch_support import NeuralUnavailable, device, import_torch, resolve_model_path
+from ..torch_support import NeuralUnavailable, device, import_torch, require_installed, resolve_model_path
 from .family import RUNS, FamilyContext, FeatureFamily, WorkTables
 
 
 class EmbeddingScorer:
     """Cosine similarity of sentence embeddings (sentence-transformers)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, device_name: str | None = None):
         self.name = name
         self.path = resolve_model_path(name)
+        self.device_name = device_name
+        """Where the model runs; None: CUDA when torch sees a GPU, else the CPU."""
         self._model = None
 
     @classmethod
@@ -27,6 +29,13 @@ class EmbeddingScorer:
         scorer = cls(name)
         scorer.model  # noqa: B018 - fail now, not at first use
         return scorer
+
+    @classmethod
+    def lazy(cls, name: str) -> EmbeddingScorer:
+        """A scorer that loads torch and the model at its first `encode` (a caller whose embeddings
+        are all stored never loads them); NeuralUnavailable now when a library or the weights are absent."""
+        require_installed("torch", "sentence_transformers")
+        return cls(name)
 
     @property
     def model(self):
@@ -36,7 +45,8 @@ class EmbeddingScorer:
                 from sentence_transformers import SentenceTransformer
             except ImportError:
                 raise NeuralUnavailable("sentence-transformers is not installed") from None
-            self._model = SentenceTransformer(str(self.path), device=device(), local_files_only=True)
+            self._model = SentenceTransformer(str(self.path), device=self.device_name or device(),
+                                              local_files_only=True)
         return self._model
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
@@ -56,10 +66,13 @@ class EmbeddingScorer:
         sentences["embedding_max"] = best
 
     def describe(self) -> str:
-        return f"sentence-transformers {self.name} ({self.path}) on {device()}"
+        return f"sentence-transformers {self.name} ({self.path}) on {self.device_name or device()}"
 
     def __getstate__(self):
-        return {"name": self.name, "path": self.path, "_model": None}
+        return {"name": self.name, "path": self.path, "device_name": self.device_name, "_model": None}
+
+    def __setstate__(self, state):
+        self.__dict__.update({"device_name": None, **state})
 
 
 class EmbeddingFamily(FeatureFamily):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from hashlib import blake2b
@@ -69,7 +70,10 @@ def _restore(value):
             raise ValueError(f"unexpected array type {dtype!r}")
         return np.asarray(value["data"], dtype=np.dtype(dtype)).reshape(value["shape"])
     if isinstance(value, list):
-        if _SCALARS.issuperset(map(type, value)):
+        kinds = set(map(type, value))
+        if kinds == {str}:  # token strings repeat: one shared object per distinct string
+            return tuple(map(sys.intern, value))
+        if _SCALARS.issuperset(kinds):
             return tuple(value)
         return tuple(_restore(v) for v in value)
     if value is None or isinstance(value, (str, int, float, bool)):

@@ -1,6 +1,7 @@
 """Tokens with character offsets, sentences and entities, parsed once and cached."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
@@ -36,6 +37,10 @@ class ParsedText:
     sentences: tuple[tuple[int, int], ...]
     entities: tuple[tuple[int, int, str], ...] | None
     """(start, end, label) character spans; None when the pipeline has no NER."""
+
+    def __post_init__(self):
+        if self.lemma is not self.lower and self.lemma == self.lower:  # one tuple where they agree
+            object.__setattr__(self, "lemma", self.lower)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -85,9 +90,9 @@ def _from_doc(doc, has_ner: bool | None = None, text: str | None = None) -> Pars
     a = a[a[:, 2] == 0]
     starts = a[:, 0].astype(np.int32)
     ends = (a[:, 0] + a[:, 1]).astype(np.int32)
-    lower = tuple(strings[h] for h in a[:, 6].tolist())
+    lower = tuple(sys.intern(strings[h]) for h in a[:, 6].tolist())
     if has_lemma:
-        lemma = tuple(m.lower() if m else w for m, w in zip((strings[h] for h in a[:, 7].tolist()), lower))
+        lemma = tuple(sys.intern(m.lower()) if m else w for m, w in zip((strings[h] for h in a[:, 7].tolist()), lower))
     else:
         lemma = lower
     tokens = [text[x:y] for x, y in zip(starts.tolist(), ends.tolist())]

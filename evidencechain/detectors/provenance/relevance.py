@@ -138,7 +138,7 @@ class EmbeddingRelevance(_VectorRelevance):
                  temperature: float = SIMILARITY_TEMPERATURE, batch_size: int = 64):
         from ...features.neural import EmbeddingScorer
 
-        self.scorer = EmbeddingScorer.load(model)  # raises NeuralUnavailable when absent
+        self.scorer = EmbeddingScorer.lazy(model)  # raises NeuralUnavailable when absent; loads at first encode
         self.store = store or EmbeddingStore(None)
         self.temperature, self.batch_size = temperature, batch_size
         self.progress = False
