@@ -11,6 +11,8 @@ import json
 import logging
 import sqlite3
 import sys
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from hashlib import blake2b
@@ -102,13 +104,32 @@ def content_key(*parts: str) -> str:
     return blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
 
 
+MEMORY_CHARS = 10_000_000
+"""Decoded parses a file-backed cache keeps in memory, in characters of their texts (about 9
+bytes each): older ones are dropped, and read from the file again if asked for once more."""
+
+
+def _size(value) -> int:
+    text = getattr(value, "text", None)
+    if isinstance(text, str):
+        return len(text) + 1
+    return 1 + sum(getattr(v, "size", 0) for v in value) if isinstance(value, tuple) else 1
+
+
 class ParseCache:
     """A map from key to parse (or arrays): in memory, and in sqlite when `path` is given.
-    Safe to interrupt: entries are written in transactions."""
+    Safe to interrupt: entries are written in transactions.
 
-    def __init__(self, path: str | Path | None):
+    With a file, memory holds the most recently used entries up to `memory_chars` (`MEMORY_CHARS`)
+    and, by weak reference, any entry still used elsewhere (so a parse is never decoded twice while
+    it is alive); without one, every entry stays in memory."""
+
+    def __init__(self, path: str | Path | None, memory_chars: int | None = None):
         self.path = Path(path) if path else None
-        self._mem: dict[str, object] = {}
+        self.memory_chars = MEMORY_CHARS if memory_chars is None else memory_chars
+        self._mem: OrderedDict[str, object] = OrderedDict()
+        self._mem_chars = 0
+        self._alive: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         self._derived: dict[str, dict] = {}
         self._db = None
         self._bad_entries = 0
@@ -177,19 +198,43 @@ class ParseCache:
         return target
 
     def get_many(self, keys: Sequence[str]) -> dict:
-        found = {k: self._mem[k] for k in keys if k in self._mem}
-        missing = [k for k in keys if k not in found]
+        found, missing, alive = {}, [], self._alive
+        for k in keys:
+            value = self._mem.get(k)
+            if value is None:
+                value = alive.get(k)
+            if value is None:
+                missing.append(k)
+            else:
+                found[k] = value
         if self._db is not None and missing:
             rows = self._guard(lambda: self._select(missing), [])
             for k, text in rows:
                 try:
-                    found[k] = self._mem[k] = decode(text)
+                    found[k] = decode(text)
                 except (ValueError, TypeError, KeyError, AttributeError):
                     self._bad_entries += 1
                     if self._bad_entries == 1:
                         log.warning("parse cache %s holds entries that do not decode: they are parsed again",
                                     self.path)
+        self._remember(found)
         return found
+
+    def _remember(self, items: dict) -> None:
+        """Keep `items` in memory as the most recently used; drop the oldest beyond the bound
+        (only when the file holds them)."""
+        mem = self._mem
+        for k, v in items.items():
+            old = mem.pop(k, None)
+            if old is not None:
+                self._mem_chars -= _size(old)
+            mem[k] = v
+            self._mem_chars += _size(v)
+            if hasattr(type(v), "__weakref__"):
+                self._alive[k] = v
+        while self._db is not None and self._mem_chars > self.memory_chars and len(mem) > 1:
+            _, old = mem.popitem(last=False)
+            self._mem_chars -= _size(old)
 
     def _select(self, keys: list[str]) -> list[tuple[str, str]]:
         rows = []
@@ -216,14 +261,14 @@ class ParseCache:
         return found
 
     def put_many(self, items: dict) -> None:
-        self._mem.update(items)
         if self._db is not None and items:
             rows = [(k, encode(v)) for k, v in items.items()]
 
             def write():
                 with self._db:
                     self._db.executemany(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?)", rows)
-            self._guard(write, None)
+            self._guard(write, None)  # on failure the file is dropped: memory then keeps everything
+        self._remember(items)
 
     def derived(self, kind: str) -> dict:
         """An in-memory map of values derived from parses (`kind` names what they are), kept with

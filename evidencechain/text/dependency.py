@@ -27,7 +27,7 @@ DROPPED = ("ner", "lemmatizer", "senter")
 
 
 @cached_type
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class DependencyParse:
     """One text's tokens with their tags and arcs (`heads` are absolute token indices)."""
 

@@ -22,7 +22,7 @@ _CUT_TIERS = (("\n\n",), ("\n",), (". ", "! ", "? "), (" ", "\t"))
 
 
 @cached_type
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class ParsedText:
     """One text as arrays over its tokens (whitespace tokens dropped)."""
 
