@@ -265,11 +265,3 @@ def plant_modality(text: str, doc: ParsedText, rng) -> Edit | None:
         return None
     s, e, w, new = spot
     return replace_span(text, s, e, keep_case(new, text[s:e]), text[s:e], f"{w} -> {new}")
-
-
-def plant(cls: str, text: str, doc: ParsedText, rng, context: list[str]) -> Edit | None:
-    if cls == "recombination":
-        from .values import plant_recombination
-        return plant_recombination(text, doc, rng, context)
-    return {"polarity": plant_polarity, "antonym": plant_antonym, "roles": plant_roles,
-            "quantity": plant_quantity, "modality": plant_modality}[cls](text, doc, rng)
