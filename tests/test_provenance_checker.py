@@ -206,3 +206,9 @@ def test_cached_pairs_load_no_checker_model(tiny_checker, monkeypatch):
     assert all(np.array_equal(a, b) for x, y in zip(first, again) for a, b in zip(x, y))
     with pytest.raises(AssertionError, match="was loaded"):
         warm.score_pairs(["another premise ."], [QUERY], cache)
+    prov.checkers.load_learned_checker.__globals__["_loaded"].cache_clear()  # a new process
+    relevance = prov.LearnedCheckerRelevance(str(tiny_checker), cache=cache)
+    assert str(tiny_checker) in relevance.describe()
+    assert str(tiny_checker) in prov.LearnedChecker(str(tiny_checker), cache=cache).describe()
+    scored = relevance.score([_example("a", "paris")])[0]
+    assert np.array_equal(scored, [float(p[0]) for p, _, _ in first])

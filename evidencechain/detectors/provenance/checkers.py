@@ -93,7 +93,7 @@ class LearnedChecker(FactChecker):
         return learned_support(self.model, batch.premises(), batch.claims(), self.cache, self.progress)
 
     def describe(self) -> str:
-        return f"learned {self.model.scorer.describe()}, supported probability"
+        return f"learned {self.model.scorer_description}, supported probability"
 
 
 class DetectorChecker(FactChecker):

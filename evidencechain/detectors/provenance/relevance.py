@@ -199,4 +199,4 @@ class LearnedCheckerRelevance(RelevanceScorer):
         return [np.array([value[(t, ex.relevance_query)] for t in ex.items], dtype=float) for ex in examples]
 
     def describe(self) -> str:
-        return f"learned {self.model.scorer.describe()}, supported probability of (item, query), T={self.temperature}"
+        return f"learned {self.model.scorer_description}, supported probability of (item, query), T={self.temperature}"
