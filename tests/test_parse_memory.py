@@ -3,6 +3,7 @@ use are never decoded twice, and results do not depend on the bound."""
 from __future__ import annotations
 
 import gc
+import pickle
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,12 @@ def test_memory_bound_keeps_the_parse_cache_file_complete(tmp_path, memory_chars
     cache.close()
     keys = [ParseCache.key(pipeline_name("blank"), t) for t in TEXTS]
     assert set(ParseCache(tmp_path / "parse.sqlite").get_many(keys)) == set(keys)
+
+
+def test_a_memory_cache_pickles_with_its_parses(monkeypatch):
+    cache = ParseCache(None)
+    first = parse_texts(TEXTS, pipeline="blank", cache=cache, progress=False)
+    copy = pickle.loads(pickle.dumps(cache))
+    _refuse_spacy(monkeypatch)
+    again = parse_texts(TEXTS, pipeline="blank", cache=copy, progress=False)
+    assert [p.lower for p in again] == [p.lower for p in first]

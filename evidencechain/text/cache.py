@@ -270,6 +270,14 @@ class ParseCache:
             self._guard(write, None)  # on failure the file is dropped: memory then keeps everything
         self._remember(items)
 
+    def __getstate__(self):
+        return {**self.__dict__, "_alive": None}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._alive = weakref.WeakValueDictionary(
+            {k: v for k, v in self._mem.items() if hasattr(type(v), "__weakref__")})
+
     def derived(self, kind: str) -> dict:
         """An in-memory map of values derived from parses (`kind` names what they are), kept with
         this cache and never written to its file: what a warm re-score reuses in this process.
