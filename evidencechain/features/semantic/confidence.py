@@ -55,7 +55,6 @@ from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import relation
 
-_STRENGTHENED_ONLY = ("epistemic", "status")
 _MIXED_OK = ("polarity", "modality", "quantity")
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
 
@@ -334,19 +333,25 @@ def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
 
 
 def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
+    """Whether a modality shift weakens its evidence on a scale where only a stronger answer
+    conflicts, or climbs fewer levels than the scale's `min_steps`."""
     k = _position(a, s.tokens[0])
     if k is None:
         return True
-    mine = next(((name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi), None)
-    theirs = [x for x in map(lambda w: _level(w, lex), s.evidence.lower().split()) if x]
-    if mine is None:  # a hedge the answer drops: stronger
+    own = {a.word(i) for i in _positions(a, s)}
+    words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
+    mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]
+    if not mine:  # a hedge the answer drops: stronger
         return False
-    if not theirs:  # a modal the answer adds where the evidence has none: weaker
-        return mine[0] in _STRENGTHENED_ONLY
-    name, level = mine
-    if name == "epistemic" and not any(n == name and level - lv >= 2 for n, lv in theirs):
-        return True  # 'expected to' -> 'will', 'may' -> 'likely': a step, not possible -> certain
-    return name in _STRENGTHENED_ONLY and any(n == name and lv > level for n, lv in theirs)
+    name, level = next(((n, lv) for n, lv in mine if any(w in lex.modality[n] for w in words)), mine[0])
+    scale = lex.modality[name]
+    theirs = [scale[w] for w in words if w in scale]
+    if not theirs:  # a modal the answer adds where the evidence has none: weaker; a word of another scale
+        others = [x for x in map(lambda w: _level(w, lex), words) if x]
+        return name in lex.strengthened_only and (not others or name in lex.min_steps)
+    if name in lex.strengthened_only:  # 'expected to' -> 'will', 'may' -> 'likely': a step, not possible -> certain
+        return not any(level - lv >= lex.min_steps.get(name, 1) for lv in theirs)
+    return False
 
 
 def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
