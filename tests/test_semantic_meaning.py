@@ -12,6 +12,11 @@ from semantic_support import confident_signals
 from evidencechain.features.semantic.lexicon import lexicon, stem
 
 ERRORS = [  # (evidence, wrong answer, a flagged word)
+    ("The charity's income rose by 15 percent in 2022.", "The charity's income rose by 15 million in 2022.", "million"),
+    ("The court upheld the ban on street parking.", "The court overturned the ban on street parking.", "overturned"),
+    ("The firm did not hire new staff this year.", "The firm recruited new staff this year.", "recruited"),
+    ("Visitors are allowed to bring their own food into the park.", "Visitors must bring their own food into the park.",
+     "must"),
     ("Epstein's son, David Epstein, was acquitted on Tuesday of kidnapping charges.",
      "David Epstein, Epstein's son, was convicted on Tuesday of kidnapping charges.", 'convicted'),
     ('Senior Quinn Cook had 17 points for the Blue Devils, who trailed in the opening minutes.',
@@ -38,6 +43,12 @@ ERRORS = [  # (evidence, wrong answer, a flagged word)
      'Charlotte went from having 300 seizures a month to just one or two a month.', 'month'),
 ]
 FAITHFUL = [  # (evidence, faithful answer)
+    ("The charity's income rose by 15 million in 2022.", "The charity's income rose by 15,000,000 in 2022."),
+    ("The tumour was benign, doctors said.", "Doctors said the tumour was not malignant."),
+    ("The firm did not hire new staff this year.", "The firm failed to recruit new staff this year."),
+    ("Visitors are allowed to bring their own food into the park.",
+     "Visitors are permitted to bring their own food into the park."),
+    ("Halden Steel was bought by the Marr Group in 2019.", "In 2019 the Marr Group bought Halden Steel."),
     ("Epstein's son, David Epstein, was acquitted on Tuesday of kidnapping charges.",
      "David Epstein, Epstein's son, was cleared on Tuesday of kidnapping charges."),
     ("Epstein's son, David Epstein, was acquitted on Tuesday of kidnapping charges.",
