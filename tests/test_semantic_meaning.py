@@ -43,6 +43,12 @@ ERRORS = [  # (evidence, wrong answer, a flagged word)
      'Charlotte went from having 300 seizures a month to just one or two a month.', 'month'),
 ]
 FAITHFUL = [  # (evidence, faithful answer)
+    ("The new law requires companies to publish their gender pay gaps every year.",
+     "Under the new law, companies must publish their gender pay gaps every year."),
+    ("Doctors advise patients to rest for two weeks after the operation.",
+     "Patients are recommended to rest for two weeks after the operation."),
+    ("The company will open 40 new stores next year, it said.", "The company plans to open 40 new stores next year."),
+    ("The team hopes to win the league this season.", "The team wants to win the league this season."),
     ("The charity's income rose by 15 million in 2022.", "The charity's income rose by 15,000,000 in 2022."),
     ("The tumour was benign, doctors said.", "Doctors said the tumour was not malignant."),
     ("The firm did not hire new staff this year.", "The firm failed to recruit new staff this year."),
