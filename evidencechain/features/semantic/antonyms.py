@@ -4,17 +4,22 @@ from __future__ import annotations
 from .align import View
 from .base import Signal
 from .lexicon import Lexicon
-from .polarity import is_cue, prefixed
+from .polarity import cue_scopes, is_cue, prefixed
 
 
 def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Answer words whose antonym the evidence sentence has, while it lacks the word itself.
     A negative prefix ('uncommon' / 'common') and a negation cue ('failed to' / 'managed to') are
-    polarity's flips, and quantifiers are modality's."""
+    polarity's flips, and two words of the scales of modality ('few' / 'many') are modality's; a
+    scale word against an opposite on no scale ('convicted' / 'acquitted') is an antonym."""
     out = []
     scaled = {w for scale in lex.modality.values() for w in scale}
+    # an evidence word right after a negated word that the answer lacks ('will not stay open' /
+    # 'will close'): negated with it, and no flip of polarity's counts it
+    under = {i for _, j in cue_scopes(e, lex) if j is not None and not a.find(e.keys(j))
+             for i in range(j + 1, min(len(e), j + 3)) if not any(e.punct(x) for x in range(j + 1, i + 1))}
     for k in range(len(a)):
-        if a.punct(k) or a.word(k) in scaled or is_cue(a, k, lex):
+        if a.punct(k) or is_cue(a, k, lex):
             continue
         keys = a.keys(k)
         if keys & e.all_keys or prefixed(a.word(k), lex) in e.all_keys:
@@ -22,7 +27,8 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
         if not opposite:
             continue
-        hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)]
+        hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)
+                and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under]
         if len(hits) > len(a.find(opposite)):
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out

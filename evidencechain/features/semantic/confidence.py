@@ -55,8 +55,8 @@ from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import relation
 
-_STRENGTHENED_ONLY = ("epistemic", "status")
 _MIXED_OK = ("polarity", "modality", "quantity")
+_BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
 
 
 def _from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
@@ -189,6 +189,32 @@ def _clause(v: View, k: int, step: int, limit: int = 5) -> list[int]:
     return out
 
 
+def _number_before(v: View, k: int) -> str | None:
+    """The number word nearest before position k, up to four tokens back in its clause."""
+    for j in range(k - 1, max(-1, k - 5), -1):
+        if v.punct(j) and v.word(j) != ",":
+            return None
+        if v.doc.like_num[v.idx[j]]:
+            return v.word(j).replace(",", "")
+    return None
+
+
+def _anchored(a: View, e: View, s: Signal) -> bool:
+    """A quantity signal whose flagged unit or period follows the very number that the evidence's
+    unit or period follows ('grew by 12 students' / 'rose by 12 percent', '1,800 parcels a week' /
+    '1,800 parcels a month'): the amount is restated, its kind is changed."""
+    ks = _positions(a, s)
+    spots = _occurrences(e, s.evidence.lower().split())
+    mine = _number_before(a, ks[0]) if ks else None
+    return mine is not None and any(_number_before(e, i) == mine for i, _ in spots)
+
+
+def _passive_verb(v: View, k: int) -> bool:
+    """A participle after a form of 'be' ('was convicted', 'has been acquitted')."""
+    w = v.word(k)
+    return w.endswith(("ed", "en")) and k > 0 and v.word(k - 1) in _BE
+
+
 def _converse(a: View, e: View, s: Signal) -> bool:
     k = _position(a, s.tokens[0])
     hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
@@ -200,6 +226,8 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
     if not before:  # fronted: 'Before releasing X, won Y' for 'released X after it won Y'
         before, left, right = _clause(a, k, 1), right, left
+    if _passive_verb(a, k) != _passive_verb(e, j):  # 'X was convicted by a jury' for 'a jury acquitted X'
+        left, right = right, left
     same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same
@@ -305,19 +333,25 @@ def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
 
 
 def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
+    """Whether a modality shift weakens its evidence on a scale where only a stronger answer
+    conflicts, or climbs fewer levels than the scale's `min_steps`."""
     k = _position(a, s.tokens[0])
     if k is None:
         return True
-    mine = next(((name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi), None)
-    theirs = [x for x in map(lambda w: _level(w, lex), s.evidence.lower().split()) if x]
-    if mine is None:  # a hedge the answer drops: stronger
+    own = {a.word(i) for i in _positions(a, s)}
+    words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
+    mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]
+    if not mine:  # a hedge the answer drops: stronger
         return False
-    if not theirs:  # a modal the answer adds where the evidence has none: weaker
-        return mine[0] in _STRENGTHENED_ONLY
-    name, level = mine
-    if name == "epistemic" and not any(n == name and level - lv >= 2 for n, lv in theirs):
-        return True  # 'expected to' -> 'will', 'may' -> 'likely': a step, not possible -> certain
-    return name in _STRENGTHENED_ONLY and any(n == name and lv > level for n, lv in theirs)
+    name, level = next(((n, lv) for n, lv in mine if any(w in lex.modality[n] for w in words)), mine[0])
+    scale = lex.modality[name]
+    theirs = [scale[w] for w in words if w in scale]
+    if not theirs:  # a modal the answer adds where the evidence has none: weaker; a word of another scale
+        others = [x for x in map(lambda w: _level(w, lex), words) if x]
+        return name in lex.strengthened_only and (not others or name in lex.min_steps)
+    if name in lex.strengthened_only:  # 'expected to' -> 'will', 'may' -> 'likely': a step, not possible -> certain
+        return not any(level - lv >= lex.min_steps.get(name, 1) for lv in theirs)
+    return False
 
 
 def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
@@ -360,6 +394,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, _holder(e, others, s), s):
             ok = True  # a sentence mixing two evidence sentences, whose flagged words keep e's neighbours
+        if not ok and s.cls == "quantity" and back >= rule["min_covered_mixed"] \
+                and forward >= rule["min_restated_mixed"] and _anchored(a, _holder(e, others, s), s):
+            ok = True  # the same number with another unit or period ('12 students' / '12 percent')
         if not ok and s.cls == "modality" and back >= rule["min_covered"] \
                 and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):
             ok = True

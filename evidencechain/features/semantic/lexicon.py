@@ -77,6 +77,14 @@ class Lexicon:
     """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
     symmetric: frozenset[str] = frozenset()
+    synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
+    """stem -> stems of its near-synonyms (data/synonyms.tsv): a negation of one denies the other."""
+    coordination: tuple[frozenset[str], int] = (frozenset(), 0)
+    """(auxiliaries, reach) of cues.toml [polarity]: the verb that 'neither ... nor' negates."""
+    strengthened_only: frozenset[str] = frozenset()
+    """Scales on which only a stronger answer is a conflict ('may' -> 'will', not 'will' -> 'may')."""
+    min_steps: dict[str, int] = field(default_factory=dict)
+    """Scale -> the fewest levels a confident shift climbs (1 where not listed)."""
     participles: frozenset[str] = frozenset()
     """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
@@ -140,7 +148,21 @@ def lexicon() -> Lexicon:
         confidence={k: float(v) for k, v in cues["confidence"].items()},
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
         comparative_cues=frozenset(pol["comparative_cues"]),
+        synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
+        strengthened_only=frozenset(mod["strengthened_only"]), min_steps={k: int(v) for k, v in mod["min_steps"].items()},
         **_roles(cues["roles"]))
+
+
+def _synonyms() -> dict[str, frozenset[str]]:
+    """Each word's stem -> the stems of the other words of its rows in data/synonyms.tsv."""
+    out: dict[str, set[str]] = {}
+    for line in _read("synonyms.tsv").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        stems = {stem(w.strip().lower()) for w in line.split("\t") if w.strip()}
+        for s in stems:
+            out.setdefault(s, set()).update(stems - {s})
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _roles(roles: dict) -> dict:

@@ -236,8 +236,9 @@ def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex
     for h in mine:  # an evidence word that another answer word restates is not this one's ('draft plan' / 'approved a plan')
         g = _counterpart(a, h, e, [g for g in near[h] if not any(
             x is not h and own[x] is g and x.level == g.level for x in mine)], lex)
+        last = next((i for i in range(h.hi - 1, h.lo - 1, -1) if a.content(i)), h.hi - 1)  # 'certain' of 'certain to'
         if g is None or g.level == h.level or any(  # the evidence says the answer's word unhedged too
-                e.keys(j) & a.keys(h.hi - 1) for j in range(len(e)) if j not in inside and not _negated(e, j, lex)):
+                e.keys(j) & a.keys(last) for j in range(len(e)) if j not in inside and not _negated(e, j, lex)):
             continue
         if name in lex.polar_scales and {g.level, h.level} == {0, top}:
             continue  # 'None of them passed' = 'All of them failed': polarity's

@@ -24,6 +24,22 @@ def _subject_scope(v: View, k: int) -> int | None:
     return j
 
 
+def _coordinated(v: View, k: int, lex: Lexicon) -> int | None:
+    """The verb that 'neither ... nor ...' at k negates: the first content word after an auxiliary
+    that follows 'nor' ('neither A nor B will stay open': 'stay'); None when there is none in reach."""
+    aux, reach = lex.coordination
+    nor = k if v.word(k) == "nor" else next(
+        (i for i in range(k + 1, min(len(v), k + reach)) if v.word(i) == "nor"), None)
+    if nor is None:
+        return None
+    for i in range(nor + 1, min(len(v), nor + reach)):
+        if v.punct(i) and v.word(i) != ",":
+            return None
+        if v.word(i) in aux:
+            return v.next_content(i)
+    return None
+
+
 def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     """(cue position, position of the content word it scopes over or None)."""
     out = []
@@ -36,11 +52,19 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
             if named and w in lex.subject_cues:
                 j, named = _subject_scope(v, k), False
+            verb = _coordinated(v, k, lex) if w in ("neither", "nor") else None
+            if verb is not None:  # 'neither the library nor the pool will stay open': 'stay'
+                j, named = verb, False
             exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
             if exclusive:  # 'not the only symptom': the negation bears on 'only'
                 j, named = exclusive[0], False
             out.append((k, None if named else j))
     return out
+
+
+def cue_scopes(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
+    """(cue position, position of the word it negates or None), one cue per negated word."""
+    return _once(_cues(v, lex))
 
 
 def _once(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
@@ -80,7 +104,7 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
     if base:
         keys.add(base)
     for s in v.keys(k):
-        keys |= lex.antonyms.get(s, frozenset())
+        keys |= lex.antonyms.get(s, frozenset()) | lex.synonyms.get(s, frozenset())
     return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 

@@ -185,6 +185,13 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
             s, r = rescaled[0]
             out.append(Signal("quantity", _tokens(a, [q.scale_pos]), f"{s.text(r.number_pos)} {r.scale}"))
             continue
+        kinds = [(s, r) for s, r in pool if not same and _same_value(r.mantissa, q.mantissa)
+                 and {_kind(q), _kind(r)} == {"percent", "scale"}]
+        if kinds:  # '15 million' for '15 percent': an amount for a share
+            s, r = kinds[0]
+            pos = q.scale_pos if q.scale_pos is not None else q.unit_pos
+            out.append(Signal("quantity", _tokens(a, [pos]), s.text(r.unit_pos if r.scale_pos is None else r.scale_pos)))
+            continue
         if same or not q.unit:
             continue
         reworded = [(s, r) for s, r in theirs if r.unit == q.unit and _reworded(a, q, s, r)]
@@ -198,6 +205,13 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
             s, r = shifted[0]
             out.append(Signal("quantity", _tokens(a, [q.number_pos]), s.text(r.number_pos)))
     return out
+
+
+def _kind(q: Quantity) -> str:
+    """'percent' for a share, 'scale' for an amount with a scale word, '' otherwise."""
+    if q.unit == "percent":
+        return "percent"
+    return "scale" if q.scale else ""
 
 
 def _digits(x: float) -> str:

@@ -35,7 +35,11 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
     while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
             if not (v.word(j) == "," and step > 0 and not found and j + 1 in names):
-                break  # 'its smaller rival, Pemberly Freight': a name in apposition is the argument
+                opened = _apposition_start(v, j, names) if step < 0 and not found and first is None else None
+                if opened is None:
+                    break  # 'its smaller rival, Pemberly Freight': a name in apposition is the argument
+                j = opened  # 'The Halvard Trust, a family foundation based in Leeford, is sponsored by'
+                continue
             first = None
         if v.keys(j) & shared and (v.content(j) or j in names):
             if j in names:
@@ -47,6 +51,17 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
     if nearest and first is not None and first not in found:
         return sorted([*found, first], key=lambda i: abs(i - k))
     return found or ([] if first is None else [first])
+
+
+def _apposition_start(v: View, j: int, names: dict) -> int | None:
+    """Where a comma at j closes an apposition after a name ('X, a family foundation based in Y,'):
+    the position of the name's last token before the opening comma; None when there is none."""
+    i = j - 1
+    while i > 0 and not v.punct(i):
+        i -= 1
+    if i < 1 or v.word(i) != "," or j - i < 3 or i - 1 not in names:
+        return None
+    return i - 1
 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
@@ -176,7 +191,7 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     names, their_names = _names(a), _names(e)
     for r in range(len(a)):
         listed = relation(a, r, lex)
-        if a.punct(r) or r in names or a.word(r) in _LINKS or a.word(r) in lex.symmetric \
+        if a.punct(r) or r in names or a.word(r) in _LINKS or a.word(r) in _BE or a.word(r) in lex.symmetric \
                 or not (listed or a.keys(r) & shared):
             continue
         lefts = _arguments(a, r, -1, shared, names)
