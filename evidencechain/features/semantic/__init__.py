@@ -57,7 +57,9 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
             if not clash or (s.confident and not any(x.confident for x in clash)):
                 out = [x for x in out if x not in clash] + [s]
-    for s in holder_signals(answer, evidence.held, evidence.names, lex):  # values given to another holder
+    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex)
+    out = [x for x in out if not (x.cls == "recombination" and set(x.tokens) <= confirmed)]
+    for s in held:  # values given to another holder
         clash = [x for x in out if set(x.tokens) & set(s.tokens)]
         if all(x.cls == "recombination" or not x.confident for x in clash):
             out = [x for x in out if x not in clash] + [s]

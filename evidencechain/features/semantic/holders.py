@@ -66,6 +66,9 @@ class Held:
     local: list[Name]
     subject: list[Name]
     head: frozenset[str]
+    clause: tuple[int, int]
+    day: bool
+    """A day of a month ('3 May', 'January 23'): compared only with other days."""
 
     @property
     def words(self) -> frozenset[str]:
@@ -109,6 +112,19 @@ def names(v: View, c: Cues) -> list[Name]:
     return out
 
 
+_DASHES = ("-", "–", "—", "to")
+
+
+def _marker(v: View, x: Amount) -> bool:
+    """A list item's number ('3. \"Game of Thrones,\"', '3] The ...'), no value."""
+    k = max(x.positions)
+    return min(x.positions) == 0 and k + 1 < len(v) and v.word(k + 1) in (".", ")", "]", ":")
+
+
+def _day(v: View, x: Amount, c: Cues) -> bool:
+    return any(0 <= k < len(v) and v.word(k) in c.months for k in (min(x.positions) - 1, max(x.positions) + 1))
+
+
 def _gap(v: View, lo: int, hi: int) -> tuple[int, bool]:
     """Tokens between lo and hi (punctuation counts two) and whether all are function words."""
     ks = range(lo, hi)
@@ -122,9 +138,10 @@ def _anaphoric(v: View, lo: int, c: Cues) -> bool:
     return any(tuple(v.word(j) for j in range(k, min(len(v), k + len(a)))) == a for a in c.anaphors)
 
 
-def _head(v: View, lo: int, hi: int, first_value: int) -> frozenset[str]:
-    ks = [k for k in range(lo, min(hi, first_value))
-          if v.content(k) and not v.doc.like_num[v.idx[k]] and v.word(k) not in ("while", "whereas")]
+def _head(v: View, lo: int, hi: int, first_value: int, runs: list[Name]) -> frozenset[str]:
+    named = {k for r in runs for k in range(r.lo, r.hi)}
+    ks = [k for k in range(lo, min(hi, first_value)) if v.content(k) and k not in named
+          and not v.doc.like_num[v.idx[k]] and v.word(k) not in ("while", "whereas")]
     if not ks:
         return frozenset()
     run = [ks[0]]
@@ -136,7 +153,7 @@ def _head(v: View, lo: int, hi: int, first_value: int) -> frozenset[str]:
 def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
          before_head: frozenset[str] = frozenset()) -> tuple[list[Held], list[Name], frozenset[str]]:
     """The values of sentence v with their holders, and the subject and head the next sentence may take."""
-    vals = sorted(values_with_units(v, lex), key=lambda x: min(x.positions))
+    vals = sorted((x for x in values_with_units(v, lex) if not _marker(v, x)), key=lambda x: min(x.positions))
     runs = names(v, c)
     out: list[Held] = []
     subject, head = list(before or []), before_head
@@ -146,6 +163,12 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
         inherit = _anaphoric(v, lo, c)
         own: list[Name] = []
         local: dict[int, list[Name]] = {i: [] for i in range(len(mine))}
+        for i, x in enumerate(mine):  # 'Brian Rice, 41, who joined in 1997': a relative clause's values are the name's
+            who = [k for k in range(max(1, lo), min(x.positions)) if v.word(k) in lex.relative and v.word(k - 1) == ","
+                   and not any(k < r.lo < min(x.positions) for r in runs)]
+            antecedent = [r for r in runs if who and r.hi <= who[-1] and who[-1] - r.hi <= 4]
+            if antecedent:
+                local[i].append(antecedent[-1])
         taken = {k for x in mine for k in x.positions}
         for r in (r for r in runs if lo <= r.lo and r.hi <= hi and not taken.intersection(range(r.lo, r.hi))):
             if not mine or r.lo < min(mine[0].positions):
@@ -167,13 +190,16 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
             subject = own
         elif n == 0:
             subject = []
-        h = _head(v, lo, hi, min(mine[0].positions) if mine else hi)
+        h = _head(v, lo, hi, min(mine[0].positions) if mine else hi, runs)
         if h and not (inherit and n == 0):
             head = h
         if first_subject is None:
             first_subject, first_head = subject, head
+        for i in range(len(mine) - 1):  # a score or a range ('78-64'): both numbers have the same holders
+            if min(mine[i + 1].positions) - max(mine[i].positions) == 2 and v.word(max(mine[i].positions) + 1) in _DASHES:
+                local[i] = local[i + 1] = local[i] + local[i + 1]
         for i, x in enumerate(mine):
-            out.append(Held(v, x, local[i], list(subject), head))
+            out.append(Held(v, x, local[i], list(subject), head, (lo, hi), _day(v, x, c)))
     return out, first_subject or [], first_head or frozenset()
 
 
@@ -186,8 +212,9 @@ def evidence_held(sentences: list[View], lex: Lexicon) -> list[Held]:
     return out
 
 
-def _compatible(x: Amount, y: Amount) -> bool:
-    return x.unit == y.unit and x.key.endswith(" year") == y.key.endswith(" year")
+def _compatible(x: Held, y: Held) -> bool:
+    return x.value.unit == y.value.unit and x.value.key.endswith(" year") == y.value.key.endswith(" year") \
+        and x.day == y.day
 
 
 def _evidence_words(h: Held, extra: list[Name]) -> str:
@@ -203,25 +230,66 @@ def _signal(a: View, x: Held, wrong: list[Name], evidence: str) -> Signal:
     return Signal("recombination", tuple(sorted(int(a.idx[k]) for k in ks)), evidence, confident=True)
 
 
+def _near_equal(x: Amount, y: Amount) -> bool:
+    """One amount rounded ('9.82' / '9.8 per cent'); years are never that."""
+    if x.key.endswith(" year"):
+        return False
+    try:
+        u, v = float(x.key.split()[0]), float(y.key.split()[0])
+    except ValueError:
+        return False
+    return abs(u - v) <= 0.01 * max(abs(u), abs(v))
+
+
+def _named_in(v: View) -> frozenset[str]:
+    return frozenset().union(*(n.words for n in names(v, cues())))
+
+
+def _plain_words(v: View, lo: int, hi: int) -> frozenset[str]:
+    """Content keys of v[lo:hi] outside names and numbers."""
+    runs = {k for n in names(v, cues()) for k in range(n.lo, n.hi)}
+    return frozenset().union(*(v.keys(k) for k in range(lo, hi)
+                               if v.content(k) and k not in runs and not v.doc.like_num[v.idx[k]]))
+
+
+def _follows_other(a: View, x: Held, homes: list[Held], y: Held) -> bool:
+    """Whether the answer's other words are more those of y's clause than of the value's own clause
+    (then the value, not the name, is what the answer got wrong)."""
+    rest = _plain_words(a, 0, len(a))
+    mine = frozenset().union(*(_plain_words(h.view, *h.clause) for h in homes))
+    theirs = _plain_words(y.view, *y.clause)
+    return len(rest & (theirs - mine)) > len(rest & (mine - theirs))
+
+
 def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
-    """An answer value joined to a name the evidence binds locally to another value of its kind,
-    while the answer names none of the value's own holders; or, where no name tells, held by the
-    head of the other value's clause."""
+    """An answer value joined to a name that the evidence binds locally to another value of its kind
+    (the name all of whose words hold that value), the answer naming none of the value's own holders;
+    or, where no name tells, held by the head of the other clause of the value's own sentence
+    ('the sculpture garden ... cost 4.2 million' for 'the new west gallery ... cost 4.2 million, while
+    the sculpture garden ... cost 1.1 million')."""
     every = frozenset().union(*(n.words for n in names(a, cues())))
     my_keys = {x.value.key for x in mine}
     out = []
     for x in mine:
-        homes = [h for h in source if h.value.key == x.value.key and _compatible(h.value, x.value)]
+        homes = [h for h in source if h.value.key == x.value.key and _compatible(h, x)]
         if not homes or len({id(h.view) for h in homes}) > 2:
             continue
         own = frozenset().union(*(h.words for h in homes))
         heads = frozenset().union(*(h.head for h in homes))
-        for y in (h for h in source if h.value.key != x.value.key and _compatible(h.value, x.value)):
+        for y in (h for h in source if h.value.key != x.value.key and _compatible(h, x)):
+            if _near_equal(x.value, y.value):
+                continue
             theirs = y.local_words - own
-            wrong = [n for n in x.local if n.words & theirs and not n.words & own]
+            wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words
+                     and not any(h.view is not y.view and n.words <= _named_in(h.view) for h in homes)]
             if wrong and own - y.words and not every & (own - y.words):
-                out.append(_signal(a, x, wrong[:1], _evidence_words(y, [n for n in y.local if n.words & theirs][:1])))
+                if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
+                    out.append(_signal(a, x, [], y.view.span_text(list(y.value.positions))))
+                else:
+                    out.append(_signal(a, x, wrong[:1], _evidence_words(y, [n for n in y.local if n.words & theirs][:1])))
                 break
+            if len(homes) > 1 or y.view is not homes[0].view or y.clause == homes[0].clause:
+                continue
             mine_head, yours, kept = x.head - heads, y.head - heads, heads - y.head
             if y.value.key in my_keys or x.local_words & own or not (mine_head and yours and kept):
                 continue
@@ -249,9 +317,92 @@ def moved(a: View, mine: list[Held], source: list[Held], evidence_names: frozens
     return out
 
 
-def holder_signals(a: View, source: list[Held], evidence_names: frozenset[str], lex: Lexicon) -> list[Signal]:
-    """The signals of one answer sentence against the holders of its source's values."""
+def _subject_of(v: View, name: Name, start: int) -> bool:
+    """Whether `name` is the subject of the words at `start`: only function words between, once a
+    comma-delimited apposition right after the name is skipped ('Dr Felix Strand, one of ..., specialises')."""
+    k = name.hi
+    if k < start and v.word(k) == ",":
+        close = next((j for j in range(k + 1, start) if v.word(j) == ","), None)
+        k = close + 1 if close is not None else k
+    return k <= start and not any(v.content(j) or v.punct(j) for j in range(k, start))
+
+
+def _runs(v: View) -> list[list[int]]:
+    """The content words of v in runs that no punctuation mark breaks."""
+    out: list[list[int]] = [[]]
+    for k in range(len(v)):
+        if v.punct(k):
+            out.append([])
+        elif v.content(k) and not v.doc.like_num[v.idx[k]]:
+            out[-1].append(k)
+    return [r for r in out if r]
+
+
+def _common(a: View, xs: list[int], e: View, ys: list[int]) -> tuple[int, int, int]:
+    """(length, start in xs, start in ys) of the longest run of words of xs matched in order by ys."""
+    best = (0, 0, 0)
+    for i in range(len(xs)):
+        for j in range(len(ys)):
+            n = 0
+            while i + n < len(xs) and j + n < len(ys) and a.keys(xs[i + n]) & e.keys(ys[j + n]):
+                n += 1
+            if n > best[0]:
+                best = (n, i, j)
+    return best
+
+
+def moved_attribute(a: View, sentences: list[View], evidence_names: frozenset[str]) -> list[Signal]:
+    """A phrase the evidence says of one person (its subject), said in the answer of another person the
+    evidence names, the answer naming none of the first."""
+    c = cues()
+    runs = names(a, c)
+    if not runs or not runs[0].person or not runs[0].words <= evidence_names:
+        return []
+    person, every = runs[0], frozenset().union(*(n.words for n in runs))
+    named = {k for n in runs for k in range(n.lo, n.hi)}
+    for xs in _runs(a):
+        xs = [k for k in xs if k >= person.hi and k not in named]
+        for e in sentences:
+            for ys in _runs(e):
+                n, i, j = _common(a, xs, e, ys)
+                if n < c.min_phrase or not _subject_of(a, person, xs[i]):
+                    continue
+                holders = [r for r in names(e, c) if r.hi <= ys[j] and _subject_of(e, r, ys[j])]
+                if len(holders) != 1 or not holders[0].person or (holders[0].words - person.words) & every \
+                        or not holders[0].words - person.words:
+                    continue
+                q = holders[0]
+                lo = q.lo - (q.lo > 0 and e.word(q.lo - 1) in c.titles)
+                return [Signal("recombination", tuple(int(a.idx[k]) for k in range(xs[i], xs[i + n - 1] + 1)),
+                               e.span_text(list(range(lo, ys[j + n - 1] + 1))), confident=True)]
+    return []
+
+
+def agreeing(a: View, mine: list[Held], source: list[Held]) -> set[int]:
+    """Tokens of the answer's values joined to a name that the evidence binds to that value alone, and
+    to no name the evidence binds only to another value of its kind ('Caesar Goodson joined in 1999,
+    two years after Brian Rice')."""
+    out = set()
+    for x in mine:
+        homes = [h for h in source if h.value.key == x.value.key and _compatible(h, x)]
+        rivals = frozenset().union(*(h.words for h in source
+                                     if h.value.key != x.value.key and _compatible(h, x)))
+        own = frozenset().union(*(h.words for h in homes))
+        mine_names = [n.words for n in x.local + x.subject]
+        if any(w & frozenset().union(*(h.local_words for h in homes)) - rivals for w in mine_names) \
+                and not any(w & (rivals - own) for w in mine_names):
+            out.update(int(a.idx[k]) for k in x.value.positions)
+    return out
+
+
+def holder_signals(a: View, sentences: list[View], source: list[Held], evidence_names: frozenset[str],
+                   lex: Lexicon) -> tuple[list[Signal], set[int]]:
+    """The signals of one answer sentence against the holders of its source's values, and the tokens
+    of its values that their holders confirm (`agreeing`)."""
     mine, _, _ = held(a, lex, cues())
-    out = swapped(a, mine, source)
-    taken = {t for s in out for t in s.tokens}
-    return out + [s for s in moved(a, mine, source, evidence_names) if not taken & set(s.tokens)]
+    out: list[Signal] = []
+    for s in swapped(a, mine, source) + moved(a, mine, source, evidence_names) \
+            + moved_attribute(a, sentences, evidence_names):
+        if not {t for x in out for t in x.tokens} & set(s.tokens):
+            out.append(s)
+    return out, agreeing(a, mine, source)
