@@ -132,10 +132,14 @@ def _gap(v: View, lo: int, hi: int) -> tuple[int, bool]:
 
 
 def _anaphoric(v: View, lo: int, c: Cues) -> bool:
-    k = lo
-    while k < len(v) and (v.punct(k) or v.word(k) in ("and", "but", "while", "whereas", "then", "later")):
-        k += 1
-    return any(tuple(v.word(j) for j in range(k, min(len(v), k + len(a)))) == a for a in c.anaphors)
+    """Whether the clause at lo opens with a pronoun or an anaphor ('it moved', 'In 1993 it moved', 'the
+    firm closed'): before it only function words, punctuation and numbers."""
+    for k in range(lo, min(len(v), lo + 5)):
+        if any(tuple(v.word(j) for j in range(k, min(len(v), k + len(a)))) == a for a in c.anaphors):
+            return True
+        if v.content(k) and not v.doc.like_num[v.idx[k]]:
+            return False
+    return False
 
 
 def _head(v: View, lo: int, hi: int, first_value: int, runs: list[Name]) -> frozenset[str]:
