@@ -115,6 +115,12 @@ def names(v: View, c: Cues) -> list[Name]:
 _DASHES = ("-", "–", "—", "to")
 
 
+def _paired(x: Held, y: Held) -> bool:
+    """Whether y follows x in one score or range ('78-64', '3 to 5')."""
+    v, k = x.view, max(x.value.positions)
+    return y.view is v and min(y.value.positions) == k + 2 and v.word(k + 1) in _DASHES
+
+
 def _marker(v: View, x: Amount) -> bool:
     """A list item's number ('3. \"Game of Thrones,\"', '3] The ...'), no value."""
     k = max(x.positions)
@@ -186,8 +192,8 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
                 d_right = _gap(v, r.hi, min(mine[i + 1].positions))[0]
                 if d_left != d_right:
                     local[i if d_left < d_right else i + 1].append(r)
-            elif d_left <= c.after_reach:
-                local[i].append(r)
+            elif d_left <= c.after_reach and sum(v.content(k) for k in range(max(mine[i].positions) + 2, r.lo)) <= 1:
+                local[i].append(r)  # one content word at most between, besides the unit ('58 percent of residents in Northam')
         if inherit:
             subject = subject + own
         elif own:
@@ -280,9 +286,10 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
             continue
         own = frozenset().union(*(h.words for h in homes))
         heads = frozenset().union(*(h.head for h in homes))
+        partners = {p.value.key for p in mine if _paired(p, x) or _paired(x, p)}
         for y in (h for h in source if h.value.key != x.value.key and _compatible(h, x)):
-            if _near_equal(x.value, y.value):
-                continue
+            if _near_equal(x.value, y.value) or y.value.key in partners or any(_paired(h, y) or _paired(y, h) for h in homes):
+                continue  # the other number of a score or range ('1-0') is no rival
             theirs = y.local_words - own
             wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words
                      and not any(h.view is not y.view and n.words <= _named_in(h.view) for h in homes)]
