@@ -115,6 +115,13 @@ def names(v: View, c: Cues) -> list[Name]:
 _DASHES = ("-", "–", "—", "to")
 
 
+def _close(a: View, n: Name, x: Held) -> bool:
+    """A name the answer joins to x closely: its subject, before it, or after it with no content word
+    between but the unit ('41 percent of Northam residents'; not '3-2 down to beat Anthony McGill')."""
+    k = max(x.value.positions)
+    return n.hi <= min(x.value.positions) or not any(a.content(j) for j in range(k + 2, n.lo))
+
+
 def _paired(x: Held, y: Held) -> bool:
     """Whether y follows x in one score or range ('78-64', '3 to 5')."""
     v, k = x.view, max(x.value.positions)
@@ -291,7 +298,7 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
             if _near_equal(x.value, y.value) or y.value.key in partners or any(_paired(h, y) or _paired(y, h) for h in homes):
                 continue  # the other number of a score or range ('1-0') is no rival
             theirs = y.local_words - own
-            wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words
+            wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words and _close(a, n, x)
                      and not any(h.view is not y.view and n.words <= _named_in(h.view) for h in homes)]
             if wrong and own - y.words and not every & (own - y.words):
                 if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
