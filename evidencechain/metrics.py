@@ -104,16 +104,23 @@ def span_overlap(answers: Iterable[tuple[str, Iterable[tuple[int, int]], Iterabl
     """
     overlap = pred_chars = gold_chars = 0
     for text, gold, predicted in answers:
-        p = set().union(*[_nonspace(text, a, b) for a, b in predicted])
-        g = set().union(*[_nonspace(text, a, b) for a, b in gold])
-        overlap += len(p & g)
-        pred_chars += len(p)
-        gold_chars += len(g)
+        o, p, g = span_counts(text, gold, predicted)
+        overlap += o
+        pred_chars += p
+        gold_chars += g
     precision = overlap / pred_chars if pred_chars else 0.0
     recall = overlap / gold_chars if gold_chars else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1,
             "predicted_chars": pred_chars, "gold_chars": gold_chars, "overlap_chars": overlap}
+
+
+def span_counts(text: str, gold: Iterable[tuple[int, int]], predicted: Iterable[tuple[int, int]]
+                ) -> tuple[int, int, int]:
+    """One answer's (overlapping, predicted, gold) non-space characters, as `span_overlap` sums them."""
+    p = set().union(*[_nonspace(text, a, b) for a, b in predicted])
+    g = set().union(*[_nonspace(text, a, b) for a, b in gold])
+    return len(p & g), len(p), len(g)
 
 
 def span_metrics(responses: dict[str, tuple[str, list[tuple[int, int]]]],

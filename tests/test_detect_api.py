@@ -53,6 +53,27 @@ def test_default_model_is_cached_by_content_hash_with_its_card(detector, cache_r
     assert detector.info()["learned_checker"].startswith("not used")  # the package has one; this model does not use it
 
 
+def test_the_answer_threshold_maximises_answer_and_span_f1_on_calibration(detector):
+    from evidencechain.data.audit import generate_audit_corpus
+    from evidencechain.data.splits import split_corpus
+    from evidencechain.detect.default import _level_metrics
+
+    calibration = split_corpus(generate_audit_corpus(RECIPE["seed"], RECIPE["scale"]),
+                               RECIPE["calibration_fraction"], RECIPE["split_seed"])["calibration"]
+    model, name = detector.model, detector.detector
+    scored = model.score(calibration, progress=False)
+    chosen = model.thresholds[name]["response"]
+    mean = {}
+    try:
+        for cut in sorted(set(scored.responses[f"risk_{name}"].tolist())):  # brute force: every cut
+            model.thresholds[name] = {**model.thresholds[name], "response": cut}
+            m = _level_metrics(model, calibration, scored=scored)[name]
+            mean[cut] = (m["response_f1"] + m["span_f1"]) / 2
+    finally:
+        model.thresholds[name] = {**model.thresholds[name], "response": chosen}
+    assert chosen in mean and mean[chosen] >= max(mean.values()) - 1e-3  # metrics are rounded to 4 places
+
+
 def test_a_second_default_loads_the_cache_without_building(cache_root, capfd):
     again = Detector.default(cache_dir=cache_root)
     assert "building" not in capfd.readouterr().err

@@ -7,7 +7,9 @@ fitted on them the detectors lost answer F1 on real RAGTruth QA answers), split 
 calibration / test (`split_corpus`, 20% of the train sources for calibration, seed 17); every
 detector fitted on the train split with the lexical, retrieval, mismatch and semantic feature
 groups (`features.semantic`) and the metadata feature group off (generator name, temperature and source collection describe a corpus, not an answer's
-support, and do not transfer); thresholds on the calibration split. The detector a `detect`
+support, and do not transfer); thresholds on the calibration split, each answer threshold by the
+mean of answer F1 and span F1 (`answer_span_cut`: the answer cut also decides spans, since a flagged
+answer without a word over the word threshold names its unsupported words). The detector a `detect`
 reports is chosen on the calibration split too (`choose_detector`). `conflict_rule`: whether `detect`
 flags the words of confident semantic signals by rule (`features.semantic.confidence`; level
 'rule') whatever the fitted detector says; on: the fitted detectors never saw these error classes
@@ -53,6 +55,7 @@ RECIPE = {
     "random_forest": {"n_estimators": 300, "max_depth": 8, "min_samples_leaf": 2},
     "response_aggregation": "max", "threshold_metric": "f1", "random_state": 17,
     "selection": "selection-v1",
+    "answer_threshold": "answer+span",
     "conflict_rule": True,
 }
 SIMPLICITY = ("Lexical", "BM25", "TFIDF", "NLI_Rules", "RefChecker", "EvidenceChain_LR", "RAGHalu",
@@ -186,10 +189,14 @@ def _build(out: Path, pipeline: str) -> Path:
             with at_most(workers() - 1 if later.forked else workers()):
                 tables = model.fit_corpora(parts["train"], parts["calibration"], progress=False,
                                            extractor=extractor, calibration_tables=lambda: split()[0])
+            calibration_scored = model.score_tables(tables, parts["calibration"])
+            for name in model.detector_names:
+                model.thresholds[name]["response"] = answer_span_cut(model, name, parts["calibration"],
+                                                                     calibration_scored)
             # the test split's metrics do not depend on the chosen detector: made meanwhile
             test_metrics = fork_later(functools.partial(_level_metrics, model, parts["test"], split()[1]))
             try:
-                calibration = _level_metrics(model, parts["calibration"], tables)
+                calibration = _level_metrics(model, parts["calibration"], scored=calibration_scored)
                 chosen = choose_detector(calibration)
                 model.primary = chosen
                 test = test_metrics.get()
@@ -220,13 +227,14 @@ def _split_tables(extractor, calibration, test) -> tuple:
     return tuple(extractor.transform(part, False, with_tokens=part.span_labels) for part in (calibration, test))
 
 
-def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:
+def _level_metrics(model, corpus, tables=None, scored=None) -> dict[str, dict[str, float]]:
     """Response F1 and span F1 (as `detect` reports spans) of every detector on a labelled split
-    (`tables`: its feature tables when already computed)."""
+    (`tables`: its feature tables when already computed; `scored`: its scored tables)."""
     from ..metrics import binary_metrics, span_f1
     from ..results import results_from_scored
 
-    scored = model.score(corpus, progress=False) if tables is None else model.score_tables(tables, corpus)
+    if scored is None:
+        scored = model.score(corpus, progress=False) if tables is None else model.score_tables(tables, corpus)
     out = {}
     for name in model.detector_names:
         resp = binary_metrics(scored.responses["label"], scored.responses[f"risk_{name}"],
@@ -235,6 +243,45 @@ def _level_metrics(model, corpus, tables=None) -> dict[str, dict[str, float]]:
         out[name] = {"response_f1": round(resp["f1"], 4),
                      "span_f1": round(span_f1(corpus, results), 4)}
     return out
+
+
+def answer_span_cut(model, name: str, corpus, scored) -> float:
+    """The answer threshold of detector `name` that maximises the mean of answer F1 and span F1
+    (spans as `detect` gives them) on a labelled split; ties go to the highest cut.
+
+    An answer's spans depend on the cut only through whether the answer is flagged (a flagged answer
+    without word spans names its unsupported words instead), so each answer's character counts are
+    taken once flagged and once not, and every cut between distinct risks is scored from them."""
+    import numpy as np
+
+    from ..metrics import span_counts
+    from ..results import results_from_scored
+
+    cuts = model.thresholds[name]
+    counts = []
+    for cut in (-np.inf, np.inf):  # every answer flagged, then none
+        model.thresholds[name] = {**cuts, "response": cut}
+        try:
+            counts.append(np.array([span_counts(r.response, [(lab.start, lab.end) for lab in r.labels],
+                                                [(s.start, s.end) for s in res.spans])
+                                    for r, res in zip(corpus.responses, results_from_scored(model, name, corpus,
+                                                                                            scored))], float))
+        finally:
+            model.thresholds[name] = cuts
+    rows = scored.responses.set_index("response_id")
+    risk = rows.loc[[r.id for r in corpus.responses], f"risk_{name}"].to_numpy(float)
+    label = rows.loc[[r.id for r in corpus.responses], "label"].to_numpy(int).astype(bool)
+    best, best_cut = -1.0, float(cuts["response"])
+    for cut in sorted(set(risk.tolist()), reverse=True):
+        flagged = risk >= cut
+        tp, fp = int((flagged & label).sum()), int((flagged & ~label).sum())
+        answer_f1 = 2 * tp / (2 * tp + fp + int((~flagged & label).sum())) if label.any() else 0.0
+        overlap, predicted, gold = np.where(flagged[:, None], counts[0], counts[1]).sum(axis=0)
+        p, r = (overlap / predicted if predicted else 0.0), (overlap / gold if gold else 0.0)
+        score = (answer_f1 + (2 * p * r / (p + r) if p + r else 0.0)) / 2
+        if score > best + 1e-12:
+            best, best_cut = score, cut
+    return float(best_cut)
 
 
 def choose_detector(metrics: dict[str, dict[str, float]]) -> str:

@@ -17,7 +17,8 @@ from importlib import resources
 from ...records import Corpus, Label, Response, Source
 from ...text.parse import parse_texts
 from .paraphrase import paraphrase
-from .plant import CLASSES, Edit, plant
+from .plant import CLASSES, Edit
+from .planting import plant
 
 NAME = "planted"
 TEST_SHARE = 0.25

@@ -62,7 +62,7 @@ def keep_case(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
-def _replace(text: str, start: int, end: int, new: str, evidence: str, how: str) -> Edit:
+def replace_span(text: str, start: int, end: int, new: str, evidence: str, how: str) -> Edit:
     out = text[:start] + new + text[end:]
     lead = len(new) - len(new.lstrip())
     return Edit(out, ((start + lead, start + len(new)),), evidence, how)
@@ -73,59 +73,129 @@ def words_of(doc: ParsedText) -> list[tuple[int, int, str]]:
             if not doc.is_punct[i]]
 
 
+def tokens_of(doc: ParsedText) -> list[tuple[int, int, int, str]]:
+    """(token index, start, end, lower-case word) of the words of a text."""
+    return [(i, int(doc.starts[i]), int(doc.ends[i]), doc.lower[i]) for i in range(len(doc))
+            if not doc.is_punct[i]]
+
+
 def pick(rng, items):
     return items[rng.randrange(len(items))] if items else None
 
 
+def in_name(text: str, doc: ParsedText, s: int, e: int, first: bool = False) -> bool:
+    """Whether the word at [s, e) belongs to a name: capitalised inside the sentence, inside a named
+    entity other than a plain number or date, or glued to another word by a hyphen
+    ("Amnesty International", "May 20", "The Price Is Right", "black-and-white", "state-run")."""
+    if text[s:s + 1].isupper() and not first:
+        return True
+    if text[s - 1:s] in ("-", "/") or text[e:e + 1] in ("-", "/"):
+        return True
+    return any(a < e and s < b for a, b, _ in doc.entities or ())
+
+
+def _article(text: str, s: int, new: str) -> tuple[int, str]:
+    """(start, replacement) with an 'a'/'an' just before `s` agreeing with `new`."""
+    m = re.search(r"\b([Aa]n?) $", text[:s])
+    if m is None:
+        return s, new
+    art = ("an" if new[:1].lower() in "aeiou" else "a")
+    return m.start(1), keep_case(art, m.group(1)) + " " + new
+
+
 def plant_polarity(text: str, doc: ParsedText, rng) -> Edit | None:
-    aux = set(edits()["polarity"]["auxiliaries"])
-    words = words_of(doc)
-    if any(w in NEGATIONS for _, _, w in words):
+    p = edits()["polarity"]
+    aux, negative = set(p["auxiliaries"]), NEGATIONS | set(p["negative"])
+    words = tokens_of(doc)
+    if any(w in negative for *_, w in words) or "?" in text or len(words) < 2:
         return None
-    spots = [(s, e, w) for k, (s, e, w) in enumerate(words[:-1])
-             if w in aux and words[k + 1][2] not in ("not", "n't", "never", "no", "to")]
+    spots = []
+    for k, (_, s, e, w) in enumerate(words[1:-1], start=1):
+        prev, nxt = words[k - 1][3], words[k + 1][3]
+        if w not in aux or nxt in ("not", "n't", "never", "no", "to") or nxt in p["not_before"]:
+            continue
+        if w in p["main_verbs"] and (nxt in p["not_before_main"] or doc.like_num[words[k + 1][0]]):
+            continue
+        if (w.startswith("ha") and prev in p["not_after_have"]) or prev == "there":
+            continue
+        if in_name(text, doc, s, e) or not re.match(r" [A-Za-z]", text[e:e + 2]):
+            continue
+        spots.append((s, e, k))
     spot = pick(rng, spots)
     if spot is None:
         return None
-    s, e, w = spot
-    out = text[:e] + " not" + text[e:]
-    nxt = words[words.index(spot) + 1]
-    return Edit(out, ((e + 1, e + 4),), f"{text[s:e]} {text[nxt[0]:nxt[1]]}", "negation inserted")
+    s, e, k = spot
+    nxt = words[k + 1]
+    return Edit(text[:e] + " not" + text[e:], ((e + 1, e + 4),), f"{text[s:e]} {text[nxt[1]:nxt[2]]}",
+                "negation inserted")
 
 
-def _prefix_pair(a: str, b: str) -> bool:
-    """'common' / 'uncommon': a negative prefix, which is the polarity class, not an antonym."""
-    short, long = sorted((a, b), key=len)
-    return long.endswith(short) and long[:len(long) - len(short)].rstrip("-") in ("un", "in", "im", "il", "ir",
-                                                                                    "dis", "non", "a")
+def _antonym_spot(text: str, doc: ParsedText, words: list, k: int) -> bool:
+    a = edits()["antonym"]
+    _, s, e, w = words[k]
+    prev = words[k - 1][3] if k else ""
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    if w not in a["swap"] or prev in a["not_after"] or in_name(text, doc, s, e, first=k == 0):
+        return False
+    if any(x[3] in a["not_near_after"] for x in words[max(0, k - 3):k]):
+        return False
+    if nxt is not None and nxt[3] in a["not_before"]:
+        return False
+    i = words[k][0]
+    if w in ("before", "after") and (i + 1 >= len(doc) or doc.is_punct[i + 1]):
+        return False  # an adverb at the end of a clause: "I've seen it before"
+    return not (w.endswith("ed") and prev in ("a", "an", "the"))
 
 
 def plant_antonym(text: str, doc: ParsedText, rng) -> Edit | None:
-    pairs = antonym_pairs()
-    scaled = set(edits()["modality"]["shifts"]) | set(edits()["modality"]["same"])
-    spots = [(s, e, w) for s, e, w in words_of(doc) if w in pairs and len(w) > 2 and w not in scaled
-             and any(not _prefix_pair(w, b) for b in pairs[w])]
+    """A word replaced by its opposite of the same part of speech (`edits.toml` [antonym.swap]), not
+    in a name, an idiom ("as never before", "fell ill") or an adjective use of a verb ("a convicted
+    felon"); an 'a'/'an' before it follows the new word."""
+    swap = edits()["antonym"]["swap"]
+    words = tokens_of(doc)
+    spots = [(s, e, w) for k, (_, s, e, w) in enumerate(words) if _antonym_spot(text, doc, words, k)]
     spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, w = spot
-    new = keep_case(pick(rng, sorted(b for b in pairs[w] if not _prefix_pair(w, b))), text[s:e])
-    return _replace(text, s, e, new, text[s:e], f"{w} -> {new.lower()}")
+    new = keep_case(swap[w], text[s:e])
+    start, out = _article(text, s, new)
+    edit = replace_span(text, start, e, out, text[s:e], f"{w} -> {swap[w]}")
+    return Edit(edit.text, ((edit.spans[0][1] - len(new), edit.spans[0][1]),), edit.evidence, edit.how)
+
+
+def _verb_like(doc: ParsedText, i: int) -> bool:
+    """An inflected word ("told", "killed", "takes") or an auxiliary: the best guess without tags."""
+    w = doc.lower[i]
+    return w in edits()["polarity"]["auxiliaries"] or (doc.lemma[i] != w and not w.endswith("s'"))
 
 
 def plant_roles(text: str, doc: ParsedText, rng) -> Edit | None:
+    """Two names of the same kind around a verb swapped ("A told B" -> "B told A"). Not where a
+    name modifies a noun ("Marseille prosecutor", "CNN's Paula Newton", "the Maysak island nation")."""
     ents = [(s, e, lab) for s, e, lab in doc.entities or () if lab in ("PERSON", "ORG", "GPE", "NORP")]
+    bounds = set(edits()["roles"]["boundaries"])
     pairs = []
-    def relation(a: int, b: int) -> bool:
-        return any(not doc.is_stop[k] and not doc.is_punct[k] and doc.lower[k].isalpha()
-                   and doc.lower[k].islower() for k in doc.tokens_in(a, b) if text[doc.starts[k]].islower())
-
     for i, (s1, e1, l1) in enumerate(ents):
         for s2, e2, l2 in ents[i + 1:]:
-            gap = text[e1:s2]
-            if l1 == l2 and text[s1:e1] != text[s2:e2] and 1 <= len(gap.split()) <= 4 \
-                    and not re.search(r"[,;:()\"]| and | or ", gap) and relation(e1, s2):
-                pairs.append((s1, e1, s2, e2))
+            gap = doc.tokens_in(e1, s2)
+            words = [k for k in gap if not doc.is_punct[k]]
+            after = doc.tokens_in(e2, len(text))
+            if l1 != l2 or text[s1:e1] == text[s2:e2] or not 1 <= len(words) <= 4 or not words:
+                continue
+            if re.search(r"[,;:()\"\u2014-]", text[e1:s2]) or any(re.match(r"['\u2019-]", text[e:e + 1]) for e in (e1, e2)):
+                continue
+            if text[s1 - 1:s1] in ("-", "/") or re.search(r"\b(the|a|an)\s*$", text[:s1], re.I) \
+                    or re.search(r"\b(the|a|an)\s*$", text[e1:s2], re.I):
+                continue
+            if any(text[doc.starts[k]].isupper() or doc.lower[k] in bounds for k in words):
+                continue
+            lead = next((k for k in words if not doc.lower[k].endswith("ly")), None)
+            if lead is None or not _verb_like(doc, lead):
+                continue
+            if len(after) and not (doc.is_punct[after[0]] or doc.is_stop[after[0]]):
+                continue
+            pairs.append((s1, e1, s2, e2))
     spot = pick(rng, pairs)
     if spot is None:
         return None
@@ -137,72 +207,61 @@ def plant_roles(text: str, doc: ParsedText, rng) -> Edit | None:
 
 
 def plant_quantity(text: str, doc: ParsedText, rng) -> Edit | None:
+    """A unit or scale word after a number replaced ("5 km" -> "5 miles"); not inside a conversion
+    ("17 miles (27 km)") nor in "30% of", which no other unit can follow."""
     q = edits()["quantity"]
     spots = []
     for m in re.finditer(rf"(?<![\w.])({NUMBER})(\s*)(%|[A-Za-z]+)\b", text):
         word = m.group(3).lower()
         table = q["scales"] if word in q["scales"] else q["units"] if word in q["units"] else None
-        if table:
-            spots.append((m.start(3), m.end(3), table[word]))
+        if table is None or text[m.start() - 1:m.start()] == "(" or re.match(r"\s*\(", text[m.end():]):
+            continue
+        if word in ("%", "percent") and re.match(r"\s+of\b", text[m.end():]):
+            continue
+        spots.append((m.start(3), m.end(3), table[word]))
     spot = pick(rng, spots)
     if spot is None:
         return None
     s, e, new = spot
     if text[s:e] == "%" or new.startswith(" "):
         new = " " + new.strip()
-    return _replace(text, s, e, new, text[s:e], f"{text[s:e]} -> {new.strip()}")
+    return replace_span(text, s, e, new, text[s:e], f"{text[s:e]} -> {new.strip()}")
+
+
+def _modality_spot(text: str, doc: ParsedText, words: list, k: int) -> str | None:
+    """The replacement of word k on a higher level of its scale, or None where the word is part of a
+    larger phrase, a name or a date ("May 20"), or where the shift would break the grammar."""
+    m = edits()["modality"]
+    _, s, e, w = words[k]
+    prev = words[k - 1][3] if k else ""
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    if w not in m["shifts"] or prev in m["not_after"] or in_name(text, doc, s, e, first=k == 0):
+        return None
+    if nxt is not None and (nxt[3] in m["not_before"] or (w in m["determiners"] and doc.like_num[nxt[0]])):
+        return None
+    if w in m["determiners"] and (prev in m["not_after_determiner"] or text[s - 2:s] in ("'s", "\u2019s")):
+        return None
+    if w in m["plural_after"] and (nxt is None or nxt[3].endswith(("ed", "ing", "er", "est", "ly")) or (
+            doc.lemma[nxt[0]] == nxt[3] and nxt[3] not in m["plurals"])):
+        return None
+    if w in m["singular_after"] and nxt is not None and doc.lemma[nxt[0]] == nxt[3] and not nxt[3].endswith("s"):
+        return None
+    if w in m["hedges"] and (any(x[3] in m["concessive"] for x in words)
+                             or "so that" in " ".join(x[3] for x in words[max(0, k - 3):k])):
+        return None
+    after = words[k + 2] if k + 2 < len(words) else None
+    if nxt is not None and nxt[3] == "have" and after is not None \
+            and after[3] not in edits()["polarity"]["not_before_main"] and not doc.like_num[after[0]]:
+        return m["before_have"].get(w)
+    return m["shifts"][w]
 
 
 def plant_modality(text: str, doc: ParsedText, rng) -> Edit | None:
-    shifts = edits()["modality"]["shifts"]
-    words = words_of(doc)
-    spots = [(s, e, w) for k, (s, e, w) in enumerate(words)
-             if w in shifts and not (k + 1 < len(words) and words[k + 1][2] in ("to", "of"))]
+    words = tokens_of(doc)
+    spots = [(s, e, w, new) for k, (_, s, e, w) in enumerate(words)
+             if (new := _modality_spot(text, doc, words, k)) is not None]
     spot = pick(rng, spots)
     if spot is None:
         return None
-    s, e, w = spot
-    return _replace(text, s, e, keep_case(shifts[w], text[s:e]), text[s:e], f"{w} -> {shifts[w]}")
-
-
-def _values(text: str) -> list[tuple[int, int, str]]:
-    """Years and plain numbers of a text, (start, end, kind)."""
-    out = []
-    for m in re.finditer(rf"(?<![\w.,$:'/-])({NUMBER})(?![\w:/'-]|[.,]\d)", text):
-        v = m.group(1)
-        year = re.fullmatch(r"(1[5-9]|20)\d\d", v) is not None
-        out.append((m.start(1), m.end(1), "year" if year else "number"))
-    return out
-
-
-def plant_recombination(text: str, doc: ParsedText, rng, context: list[str]) -> Edit | None:
-    """A value of `text` replaced by a value of the same kind from the other evidence
-    sentences `context` (or two values of the sentence swapped)."""
-    mine = _values(text)
-    kinds: dict[str, set[str]] = {}
-    for other in context:
-        for s, e, kind in _values(other):
-            kinds.setdefault(kind, set()).add(other[s:e])
-    spots = [(s, e, v) for s, e, kind in mine for v in sorted(kinds.get(kind, ()))
-             if v != text[s:e] and v not in text]
-    same = [(a, b) for i, a in enumerate(mine) for b in mine[i + 1:]
-            if a[2] == b[2] and text[a[0]:a[1]] != text[b[0]:b[1]]]
-    if same and (not spots or rng.random() < 0.5):
-        (s1, e1, _), (s2, e2, _) = pick(rng, same)
-        a, b = text[s1:e1], text[s2:e2]
-        out = text[:s1] + b + text[e1:s2] + a + text[e2:]
-        shift = len(b) - len(a)
-        return Edit(out, ((s1, s1 + len(b)), (s2 + shift, s2 + shift + len(a))), f"{a} ... {b}",
-                    "values swapped")
-    spot = pick(rng, spots)
-    if spot is None:
-        return None
-    s, e, v = spot
-    return _replace(text, s, e, v, text[s:e], f"{text[s:e]} -> {v} (from another sentence)")
-
-
-def plant(cls: str, text: str, doc: ParsedText, rng, context: list[str]) -> Edit | None:
-    if cls == "recombination":
-        return plant_recombination(text, doc, rng, context)
-    return {"polarity": plant_polarity, "antonym": plant_antonym, "roles": plant_roles,
-            "quantity": plant_quantity, "modality": plant_modality}[cls](text, doc, rng)
+    s, e, w, new = spot
+    return replace_span(text, s, e, keep_case(new, text[s:e]), text[s:e], f"{w} -> {new}")
