@@ -69,6 +69,8 @@ class Held:
     clause: tuple[int, int]
     day: bool
     """A day of a month ('3 May', 'January 23'): compared only with other days."""
+    doer: Name | None = None
+    """The clause's own subject nearest the value, where it has one ('Owen Baptiste became its chairman in 2018')."""
 
     @property
     def words(self) -> frozenset[str]:
@@ -207,6 +209,7 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
             subject = own
         elif n == 0:
             subject = []
+        doer = own[-1] if own and not inherit else None
         h = _head(v, lo, hi, min(mine[0].positions) if mine else hi, runs)
         if h and not (inherit and n == 0):
             head = h
@@ -216,7 +219,7 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
             if min(mine[i + 1].positions) - max(mine[i].positions) == 2 and v.word(max(mine[i].positions) + 1) in _DASHES:
                 local[i] = local[i + 1] = local[i] + local[i + 1]
         for i, x in enumerate(mine):
-            out.append(Held(v, x, local[i], list(subject), head, (lo, hi), _day(v, x, c)))
+            out.append(Held(v, x, local[i], list(subject), head, (lo, hi), _day(v, x, c), doer))
     return out, first_subject or [], first_head or frozenset()
 
 
@@ -278,6 +281,17 @@ def _follows_other(a: View, x: Held, homes: list[Held], y: Held) -> bool:
     return len(rest & (theirs - mine)) > len(rest & (mine - theirs))
 
 
+def _person_swapped(a: View, x: Held, homes: list[Held], y: Held, every: frozenset[str]) -> bool:
+    """The answer makes the person who does y's clause (its own subject) the subject of x, and names
+    none of the people who hold x ('Owen Baptiste became chairman of Tindall Foods in 2015' for 'Rafaela
+    Moss was appointed chief executive of Tindall Foods in 2015, and Owen Baptiste became its chairman in 2018')."""
+    if y.doer is None or not y.doer.person:
+        return False
+    people = frozenset().union(*(n.words for h in homes for n in h.local + ([h.doer] if h.doer else []) if n.person))
+    return bool(people - y.doer.words) and not every & people \
+        and any(n.words <= y.doer.words and not n.words & people for n in x.subject if _close(a, n, x))
+
+
 def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
     """An answer value joined to a name that the evidence binds locally to another value of its kind
     (the name all of whose words hold that value), the answer naming none of the value's own holders;
@@ -305,6 +319,11 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
                     out.append(_signal(a, x, [], y.view.span_text(list(y.value.positions))))
                 else:
                     out.append(_signal(a, x, wrong[:1], _evidence_words(y, [n for n in y.local if n.words & theirs][:1])))
+                break
+            if _person_swapped(a, x, homes, y, every):
+                out.append(_signal(a, x, [], y.view.span_text(list(y.value.positions))) if _follows_other(a, x, homes, y)
+                           else _signal(a, x, [n for n in x.subject if n.words <= y.doer.words][:1],
+                                        _evidence_words(y, [y.doer])))
                 break
             if len(homes) > 1 or y.view is not homes[0].view or y.clause == homes[0].clause:
                 continue
