@@ -41,6 +41,10 @@ FRAMES = [  # (evidence, error, flagged words, evidence words, a faithful answer
     (FIGHT, "David Gaver was killed in the fight in the town of Cottonwood.", "killed in the fight in the town",
      "Enoch Gaver , 21 , was killed in the fight in the town",
      "Enoch Gaver was killed in the fight in the town of Cottonwood."),
+    # a year of one man's clause given to the man who does the other clause
+    ("Officials said that Ralph Goodwin drowned in 1973 and Michael Finney succumbed to throat cancer in 2005.",
+     "Michael Finney succumbed to throat cancer in 1973.", "1973", "2005",
+     "Michael Finney succumbed to throat cancer in 2005, while Ralph Goodwin drowned in 1973."),
     # invented: a date joined to the other venue; a person's age given to the person of the other passage
     ("The Ambrogio Quartet will perform in Ostmark on 3 May and in Hallinge on 10 May, ending its spring tour.",
      "The Ambrogio Quartet will end its spring tour with a concert in Ostmark on 10 May.", "Ostmark 10",

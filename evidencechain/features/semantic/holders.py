@@ -115,6 +115,7 @@ def names(v: View, c: Cues) -> list[Name]:
 
 
 _DASHES = ("-", "–", "—", "to")
+_JOINS = ("and", "but", "while", "whereas")
 
 
 def _close(a: View, n: Name, x: Held) -> bool:
@@ -199,7 +200,9 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
             d_left = _gap(v, max(mine[i].positions) + 1, r.lo)[0]
             if i + 1 < len(mine):
                 d_right = _gap(v, r.hi, min(mine[i + 1].positions))[0]
-                if d_left != d_right:
+                if v.word(r.lo - 1) in _JOINS:  # '... in 1973 and Michael Finney succumbed ... in 2005'
+                    local[i + 1].append(r)
+                elif d_left != d_right:
                     local[i if d_left < d_right else i + 1].append(r)
             elif d_left <= c.after_reach and sum(v.content(k) for k in range(max(mine[i].positions) + 2, r.lo)) <= 1:
                 local[i].append(r)  # one content word at most between, besides the unit ('58 percent of residents in Northam')
