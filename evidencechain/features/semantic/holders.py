@@ -125,6 +125,15 @@ def _close(a: View, n: Name, x: Held) -> bool:
     return n.hi <= min(x.value.positions) or not any(a.content(j) for j in range(k + 2, n.lo))
 
 
+def _measured(y: Held, source: list[Held]) -> bool:
+    """Whether y says what it counts: a unit, a year, a day, a score, or a number set off by commas or
+    brackets after a name (an age: 'Gary Cooper, 45,'); a bare count ('won 10 of his 11 games') is not."""
+    v, lo, hi = y.view, min(y.value.positions), max(y.value.positions)
+    if y.value.unit or y.value.key.endswith(" year") or y.day or any(_paired(y, h) or _paired(h, y) for h in source):
+        return True
+    return 0 < lo and hi + 1 < len(v) and v.word(lo - 1) in (",", "(") and v.word(hi + 1) in (",", ")")
+
+
 def _paired(x: Held, y: Held) -> bool:
     """Whether y follows x in one score or range ('78-64', '3 to 5')."""
     v, k = x.view, max(x.value.positions)
@@ -314,6 +323,8 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
         for y in (h for h in source if h.value.key != x.value.key and _compatible(h, x)):
             if _near_equal(x.value, y.value) or y.value.key in partners or any(_paired(h, y) or _paired(y, h) for h in homes):
                 continue  # the other number of a score or range ('1-0') is no rival
+            if not _measured(y, source):
+                continue
             theirs = y.local_words - own
             wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words and _close(a, n, x)
                      and not any(h.view is not y.view and n.words <= _named_in(h.view) for h in homes)]
