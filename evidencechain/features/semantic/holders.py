@@ -5,17 +5,21 @@ Every value (an amount, date or age: `binding` reads them) of an evidence senten
 holders, the names (runs of capitalised words) that say whose it is (data/holders.toml): a name
 right before it with only function words or commas between ('Marta Vesely, 54', 'in Ostmark on 3
 May') or shortly after it ('58 percent of residents in Northam') is local to it, a name between two
-values belongs to the nearer, and a name earlier in the clause is the clause's subject, shared by
-its values. A clause without a subject of its own ('and 500 in April'), or one that opens with a
-pronoun or an anaphor ('it moved', 'the firm closed'), takes the subject before it, across
-sentences and passages. The head of a clause (its first run of content words: 'the new west
-gallery', 'the sculpture garden') holds its values where no name tells them apart.
+values belongs to the nearer (to the next after 'and' / 'while'), the two numbers of a score share
+theirs, a relative clause's values belong to the name before it ('Brian Rice, 41, who joined in
+1997'), and a name earlier in the clause is the clause's subject, shared by its values. A clause
+without a subject of its own ('and 500 in April'), or one that opens with a pronoun or an anaphor
+('it moved', 'the firm closed'), takes the subject before it, across sentences and passages. The
+head of a clause (its first run of content words: 'the new west gallery', 'the sculpture garden')
+holds its values where no name tells them apart.
 
-An answer value is flagged, with the answer's name it is wrongly joined to, where the evidence
-binds that name locally to another value of the same kind and the answer names none of the value's
-own holders (`swapped`); an age or other bare number of one person given to another person that
-the evidence names (`moved`); a phrase of one person's clause ('specialises in paediatric
-cardiology') said of another person the evidence names, whom it does not say it of (`moved_attribute`).
+An answer value is flagged where it is joined to a name that the evidence binds to another value of
+the same kind, or to the person who does the other value's clause, and the answer names none of the
+value's own holders (`swapped`: the value and the name, or the value alone where the answer's other
+words are the other clause's); an age of one person given to another person the evidence names
+(`moved`); a phrase of one person's clause ('specialises in paediatric cardiology') said of another
+person the evidence names (`moved_attribute`). A value joined to a holder the evidence gives it
+alone confirms it (`agreeing`: other recombination signals on it are dropped).
 """
 from __future__ import annotations
 
