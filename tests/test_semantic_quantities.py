@@ -65,7 +65,7 @@ FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equival
      "In 2022, its best year since 1998, the Skerrow harbour fleet landed 820 tonnes of herring."),
     ("On Saturday, the Rowan Hawks beat the Elmstead Owls 78-64. In the other semi-final, the Kinloch Stags "
      "edged the Burnside Foxes 71-70 in overtime.", "The Rowan Hawks reached the final by beating the Elmstead "
-     "Owls 71-70.", "recombination", "71", "78",
+     "Owls 71-70.", "recombination", "Elmstead Owls 71", "Elmstead Owls 78",
      "The Rowan Hawks reached the final by beating the Elmstead Owls 78-64."),
 ]
 

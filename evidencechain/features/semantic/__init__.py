@@ -13,6 +13,7 @@ from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
 from .confidence import mark_confident
+from .holders import cues, evidence_held, holder_signals, names
 from .lexicon import lexicon
 from .modality import modality_shifts
 from .polarity import polarity_flips
@@ -30,6 +31,8 @@ class EvidenceSide:
         lex = lexicon()
         self.sentences = evidence_views(doc)
         self.values = {(x.key, x.kind) for s in self.sentences for x in values(s, lex)}
+        self.held = evidence_held(self.sentences, lex)
+        self.names = frozenset(w for s in self.sentences for n in names(s, cues()) for w in n.words)
 
 
 def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
@@ -54,6 +57,12 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
             if not clash or (s.confident and not any(x.confident for x in clash)):
                 out = [x for x in out if x not in clash] + [s]
+    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex)
+    out = [x for x in out if not (x.cls == "recombination" and set(x.tokens) <= confirmed)]
+    for s in held:  # values given to another holder
+        clash = [x for x in out if set(x.tokens) & set(s.tokens)]
+        if all(x.cls == "recombination" or not x.confident for x in clash):
+            out = [x for x in out if x not in clash] + [s]
     return out
 
 

@@ -29,7 +29,7 @@ MIN_COVERED = 0.6
 
 
 @dataclass(frozen=True)
-class _Value:
+class Amount:
     key: str
     """The value, and 'year' for a year ('2015' is no count of 2015 things)."""
     unit: str
@@ -41,7 +41,7 @@ def _clock(v: View, k: int) -> bool:
     return k < len(v) and (v.word(k) in _CLOCK or v.word(k).startswith(("a.m", "p.m")))
 
 
-def _values(v: View, lex: Lexicon) -> list[_Value]:
+def values_with_units(v: View, lex: Lexicon) -> list[Amount]:
     out = []
     for q in quantities(v, lex):
         if v.word(q.number_pos) == "one" or _clock(v, q.number_end):
@@ -52,7 +52,7 @@ def _values(v: View, lex: Lexicon) -> list[_Value]:
         pos = q.number_positions + ((q.scale_pos,) if q.scale_pos is not None else ())
         year = not q.scale and not q.measure and 1000 <= q.value <= 2100 and q.value == int(q.value) \
             and "," not in v.text(q.number_pos)
-        out.append(_Value(f"{q.value:.6g}" + (" year" if year else ""), q.unit, pos))
+        out.append(Amount(f"{q.value:.6g}" + (" year" if year else ""), q.unit, pos))
     return out
 
 
@@ -86,7 +86,7 @@ def _capitalised(v: View, k: int) -> bool:
     return text[:1].isupper() and v.content(k) and not (k == 0 and v.doc.is_stop[v.idx[k]])
 
 
-def _side(v: View, x: _Value, lo: int, hi: int, skip: set[int]) -> _Side:
+def _side(v: View, x: Amount, lo: int, hi: int, skip: set[int]) -> _Side:
     ks = [k for k in range(lo, hi) if k not in skip and v.content(k) and not v.doc.like_num[v.idx[k]]]
     first, last = min(x.positions), max(x.positions)
     before = [k for k in ks if k < first][-NEAR:]
@@ -107,7 +107,7 @@ def _parts(v: View, lex: Lexicon) -> list[tuple[int, int]]:
     return clauses(v, values(v, lex), lex)
 
 
-def _opens_with_value(v: View, lo: int, x: _Value) -> bool:
+def _opens_with_value(v: View, lo: int, x: Amount) -> bool:
     return not any(v.content(k) for k in range(lo, min(x.positions)) if v.word(k) not in ("and", "while", "but"))
 
 
@@ -125,30 +125,30 @@ def _follows(answer: _Side, x: _Side, y: _Side) -> str | None:
     return None
 
 
-def _covered(a: View, t: View, lo: int, hi: int, y: _Value) -> float:
+def _covered(a: View, t: View, lo: int, hi: int, y: Amount) -> float:
     """Share of the content words of t's clause [lo, hi) (its values left out) that the answer has."""
     ks = [k for k in range(lo, hi) if k not in y.positions and t.content(k) and not t.doc.like_num[t.idx[k]]]
     return sum(bool(t.keys(k) & a.content_keys) for k in ks) / len(ks) if ks else 0.0
 
 
 def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
-    mine = _values(a, lex)
+    mine = values_with_units(a, lex)
     my_keys = {x.key for x in mine}
     numbers = {k for x in mine for k in x.positions}
     out = []
     for x in mine:
         homes = []  # (sentence, value) of the source stating x
         for s in sentences:
-            homes += [(s, y) for y in _values(s, lex) if y.key == x.key and _compatible(y.unit, x.unit)]
+            homes += [(s, y) for y in values_with_units(s, lex) if y.key == x.key and _compatible(y.unit, x.unit)]
         if not homes or len({id(s) for s, _ in homes}) > lex.max_homes:
             continue
         answer = _side(a, x, 0, len(a), numbers - set(x.positions))
         verdicts = []
         for s, home in homes:
             own = own_clause(s, home.positions[0], _parts(s, lex), lex)
-            rivals = [(s, y) for y in _values(s, lex) if y.key != x.key]
+            rivals = [(s, y) for y in values_with_units(s, lex) if y.key != x.key]
             if s is not e:
-                rivals += [(e, y) for y in _values(e, lex)]
+                rivals += [(e, y) for y in values_with_units(e, lex)]
             for t, y in rivals:
                 if y.key in my_keys or y.unit != home.unit or y.key.endswith(" year") != x.key.endswith(" year") \
                         or (t is s and own[0] <= y.positions[0] < own[1]):
