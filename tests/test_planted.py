@@ -173,15 +173,9 @@ def test_planted_corpus_is_byte_identical_across_runs():
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason=f"real data absent: {SHARED}")
 def test_no_passage_sentence_is_benchmark_test_text():
-    from evidencechain.features.semantic.build_suite import records, sources
+    from evidencechain.features.semantic.build_suite import held_out_text
 
-    held = []
-    for entry in sources()["held_out"]:
-        if entry.get("whole_file"):
-            held += [f.read_text(encoding="utf-8") for f in sorted(SHARED.glob(entry["files"]))]
-        else:
-            held += [text for _, text in records(SHARED, entry)]
-    text = "\n".join(held)
+    text = held_out_text(SHARED)
     assert text
     leaked = [s for _, sents in load_passages() for s in sents if s in text]
     assert leaked == []

@@ -268,9 +268,8 @@ def answer_span_cut(model, name: str, corpus, scored) -> float:
                                                                                             scored))], float))
         finally:
             model.thresholds[name] = cuts
-    rows = scored.responses.set_index("response_id")
-    risk = rows.loc[[r.id for r in corpus.responses], f"risk_{name}"].to_numpy(float)
-    label = rows.loc[[r.id for r in corpus.responses], "label"].to_numpy(int).astype(bool)
+    rows = scored.responses.set_index("response_id").loc[[r.id for r in corpus.responses]]
+    risk, label = rows[f"risk_{name}"].to_numpy(float), rows["label"].to_numpy(int).astype(bool)
     best, best_cut = -1.0, float(cuts["response"])
     for cut in sorted(set(risk.tolist()), reverse=True):
         flagged = risk >= cut

@@ -130,13 +130,22 @@ def plant_polarity(text: str, doc: ParsedText, rng) -> Edit | None:
                 "negation inserted")
 
 
-def _antonym_spot(text: str, doc: ParsedText, words: list, k: int) -> bool:
-    a = edits()["antonym"]
+def _candidate(text: str, doc: ParsedText, words: list, k: int, table: dict, lexicon: str):
+    """(word, previous word, next token or None) of word k when it is in `table[lexicon]`, does not
+    follow a word of `table["not_after"]` and is not part of a name; else None."""
     _, s, e, w = words[k]
     prev = words[k - 1][3] if k else ""
-    nxt = words[k + 1] if k + 1 < len(words) else None
-    if w not in a["swap"] or prev in a["not_after"] or in_name(text, doc, s, e, first=k == 0):
+    if w not in table[lexicon] or prev in table["not_after"] or in_name(text, doc, s, e, first=k == 0):
+        return None
+    return w, prev, words[k + 1] if k + 1 < len(words) else None
+
+
+def _antonym_spot(text: str, doc: ParsedText, words: list, k: int) -> bool:
+    a = edits()["antonym"]
+    found = _candidate(text, doc, words, k, a, "swap")
+    if found is None:
         return False
+    w, prev, nxt = found
     if any(x[3] in a["not_near_after"] for x in words[max(0, k - 3):k]):
         return False
     if nxt is not None and nxt[3] in a["not_before"]:
@@ -232,11 +241,11 @@ def _modality_spot(text: str, doc: ParsedText, words: list, k: int) -> str | Non
     """The replacement of word k on a higher level of its scale, or None where the word is part of a
     larger phrase, a name or a date ("May 20"), or where the shift would break the grammar."""
     m = edits()["modality"]
-    _, s, e, w = words[k]
-    prev = words[k - 1][3] if k else ""
-    nxt = words[k + 1] if k + 1 < len(words) else None
-    if w not in m["shifts"] or prev in m["not_after"] or in_name(text, doc, s, e, first=k == 0):
+    found = _candidate(text, doc, words, k, m, "shifts")
+    if found is None:
         return None
+    w, prev, nxt = found
+    s = words[k][1]
     if nxt is not None and (nxt[3] in m["not_before"] or (w in m["determiners"] and doc.like_num[nxt[0]])):
         return None
     if w in m["determiners"] and (prev in m["not_after_determiner"] or text[s - 2:s] in ("'s", "\u2019s")):

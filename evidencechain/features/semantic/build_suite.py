@@ -54,7 +54,7 @@ def records(data: Path, entry: dict):
                     yield r, (r[entry["field"]] if "field" in entry else json.dumps(r))
 
 
-def _test_text(data: Path) -> str:
+def held_out_text(data: Path) -> str:
     """The benchmarks' test text (`data/sources.toml` [[held_out]]), which no planted passage may
     share a sentence with."""
     parts = []
@@ -75,7 +75,7 @@ def passages(data: Path, count: int, size: int = 4) -> list[dict]:
             docs.append(json.loads(line)[spec["field"]])
     cache = ParseCache(ROOT / "results/semantic_suite/parse.sqlite")
     parsed = parse_texts(docs, cache=cache, progress=True, desc="parse documents")
-    held_out = _test_text(data)
+    held_out = held_out_text(data)
     out = []
     for k, (text, doc) in enumerate(zip(docs, parsed)):
         sents = [text[a:b] for a, b in doc.sentences]
