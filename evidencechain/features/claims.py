@@ -129,8 +129,9 @@ def _check_answers(found: dict[str, list[Triplet]], source_of: dict[str, str], i
     (`ParseCache.derived`)."""
     as_text = {rid: [t.as_text() for t in triplets] for rid, triplets in found.items()}
     claims = list(dict.fromkeys(x for xs in as_text.values() for x in xs))
-    parsed, facts = _parse_claims(claims, list(dict.fromkeys(source_of[r] for r in found)), indices, progress,
-                                  cache, pipeline)
+    # only the sources some triplet is checked against: an answer without triplets needs no evidence facts
+    parsed, facts = _parse_claims(claims, list(dict.fromkeys(source_of[r] for r, xs in as_text.items() if xs)),
+                                  indices, progress, cache, pipeline)
     pairs = list(dict.fromkeys((source_of[rid], x) for rid, xs in as_text.items() for x in xs))
     number = dict(zip(claims, range(len(claims))))
 
