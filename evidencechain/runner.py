@@ -260,10 +260,12 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
 def claim_answers(config: ExperimentConfig, units: list[Unit]) -> dict[str, set[str]] | None:
     """Per corpus, the answers whose claim triplets some unit reads: those it calibrates on or
     scores (the detectors reading claims learn nothing from training answers, so claims are not
-    extracted for answers that are only trained on); None when a detector that reads claims is
-    fitted on them."""
+    extracted for answers that are only trained on). None (every answer) when a detector that
+    reads claims is fitted on them, or when the learned checker checks the claims: its
+    probabilities move in the last float bits with the other pairs of their batch, so checking
+    fewer pairs could, on a near tie, change a verdict."""
     tags = [DETECTORS[n].tags() for n in config.detectors.names if n in DETECTORS]
-    if any(t["needs_claims"] and t["supervised"] for t in tags):
+    if any(t["needs_claims"] and (t["supervised"] or t["needs_checker"]) for t in tags):
         return None
     out: dict[str, set[str]] = {}
     for unit in units:

@@ -52,3 +52,13 @@ def test_the_runner_extracts_claims_for_calibration_and_test_answers_only(audit_
     unit = units[0]
     assert wanted == {"audit": set(unit.calibration_ids) | set(unit.test_ids)}
     assert not wanted["audit"] & set(unit.fit_ids)
+
+
+def test_claims_checked_by_the_learned_checker_are_extracted_for_every_answer(audit_corpus):
+    config = load_config("experiments/audit.toml")
+    config.corpora["audit"].response_jsonl = str(audit_corpus / "response.jsonl")
+    config.corpora["audit"].source_info_jsonl = str(audit_corpus / "source_info.jsonl")
+    corpora = load_corpora(config)
+    units = plan_units(config, corpora)
+    config.detectors.names = [*config.detectors.names, "RefChecker_NLI"]
+    assert claim_answers(config, units) is None
