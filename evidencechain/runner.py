@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from .config import ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
-from .detectors import feature_families
+from .detectors import DETECTORS, feature_families
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
@@ -73,6 +73,8 @@ class TableStore:
         self.cache, self.progress, self.watch = cache, progress, watch
         self.extractors: dict[tuple[str, int], FeatureExtractor] = {}
         self.base: dict[str, tuple[FeatureExtractor, FeatureTables]] = {}
+        self.claims_for: dict[str, set[str]] | None = None
+        """Per corpus, the answers whose claim triplets are read (`claim_answers`; None: all)."""
 
     def family_report(self) -> dict[str, dict]:
         """Per feature family: whether it ran (or why not) and its seconds over every extractor."""
@@ -102,7 +104,8 @@ class TableStore:
                 extractor.preparse(corpus.corpus, progress=self.progress)
             with self.watch("features"):
                 self.base[corpus.name] = (extractor, extractor.transform(
-                    corpus.corpus, self.progress, with_tokens=corpus.corpus.span_labels))
+                    corpus.corpus, self.progress, with_tokens=corpus.corpus.span_labels,
+                    claims_for=None if self.claims_for is None else self.claims_for.get(corpus.name, set())))
         made_by, tables = self.base[corpus.name]
         with self.watch("features"):
             part = slice_tables(tables, ids)
@@ -237,6 +240,7 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
         units = plan_units(config, corpora)
         check_fit_classes(config, corpora, units)
     runner = UnitRunner(config, corpora, cache, progress, watch)
+    runner.store.claims_for = claim_answers(config, units)
     collected, first = Collected(), None
     for unit in tqdm(units, desc="evaluations", disable=not progress or len(units) < 2, unit="unit"):
         log.info("unit %s", unit.label)
@@ -250,6 +254,23 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
     _report_shift(collected.shifts)
     if cache is not None:
         cache.close()
+    return out
+
+
+def claim_answers(config: ExperimentConfig, units: list[Unit]) -> dict[str, set[str]] | None:
+    """Per corpus, the answers whose claim triplets some unit reads: those it calibrates on or
+    scores (the detectors reading claims learn nothing from training answers, so claims are not
+    extracted for answers that are only trained on). None (every answer) when a detector that
+    reads claims is fitted on them, or when the learned checker checks the claims: its
+    probabilities move in the last float bits with the other pairs of their batch, so checking
+    fewer pairs could, on a near tie, change a verdict."""
+    tags = [DETECTORS[n].tags() for n in config.detectors.names if n in DETECTORS]
+    if any(t["needs_claims"] and (t["supervised"] or t["needs_checker"]) for t in tags):
+        return None
+    out: dict[str, set[str]] = {}
+    for unit in units:
+        out.setdefault(unit.calibration, set()).update(unit.calibration_ids)
+        out.setdefault(unit.test, set()).update(unit.test_ids)
     return out
 
 

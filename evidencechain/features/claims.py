@@ -41,6 +41,9 @@ CHECKER_COUNT_COLUMNS = tuple(f"{c}_checker" for c in COUNT_COLUMNS)
 _WORK_COLUMNS = ("elements", "source_id", "row")
 CLAIMS = "claims table"
 """The scratch key of the full triplet table (`FamilyContext.scratch`)."""
+CLAIM_ROWS = "claim rows"
+"""The scratch key of the sentence and token rows the claim families work on (`claim_rows`)."""
+_ROW_COLUMNS = ["response_id", "source_id", "sentence_index", "start", "end"]
 CLAIMS_MEMO = "claim verdicts"
 """The `ParseCache.derived` map of each answer's checked triplets (`claim_verdicts`)."""
 FACTS_MEMO = "claim evidence facts"
@@ -129,8 +132,9 @@ def _check_answers(found: dict[str, list[Triplet]], source_of: dict[str, str], i
     (`ParseCache.derived`)."""
     as_text = {rid: [t.as_text() for t in triplets] for rid, triplets in found.items()}
     claims = list(dict.fromkeys(x for xs in as_text.values() for x in xs))
-    parsed, facts = _parse_claims(claims, list(dict.fromkeys(source_of[r] for r in found)), indices, progress,
-                                  cache, pipeline)
+    # only the sources some triplet is checked against: an answer without triplets needs no evidence facts
+    parsed, facts = _parse_claims(claims, list(dict.fromkeys(source_of[r] for r, xs in as_text.items() if xs)),
+                                  indices, progress, cache, pipeline)
     pairs = list(dict.fromkeys((source_of[rid], x) for rid, xs in as_text.items() for x in xs))
     number = dict(zip(claims, range(len(claims))))
 
@@ -246,8 +250,10 @@ class ClaimsFamily(FeatureFamily):
         return switched(config, claims=True)
 
     def add(self, tables: WorkTables, context: FamilyContext) -> None:
-        table = claim_table(tables.sentences, tables.tokens, {r.id: r.response for r in context.corpus.responses},
+        rows = context.scratch[CLAIM_ROWS] = claim_rows(tables, context.claims_for)
+        table = claim_table(rows[0], rows[1], {r.id: r.response for r in context.corpus.responses},
                             context.indices, context.progress, context.cache, context.extractor.config.pipeline)
+        put_back(tables, rows, self.columns, self.token_columns)
         context.scratch[CLAIMS] = table
         tables.claims = public_table(table)
 
@@ -273,10 +279,47 @@ class ClaimsCheckerFamily(FeatureFamily):
         return switched(config, claims=True, claims_checker=True)
 
     def add(self, tables: WorkTables, context: FamilyContext) -> None:
-        table = context.scratch[CLAIMS]
-        add_checker_verdicts(tables.sentences, tables.tokens, table, context.indices, context.extractor.checker,
+        table, rows = context.scratch[CLAIMS], context.scratch[CLAIM_ROWS]
+        add_checker_verdicts(rows[0], rows[1], table, context.indices, context.extractor.checker,
                              context.cache, context.progress)
+        put_back(tables, rows, self.columns, self.token_columns)
         tables.claims = public_table(table)
+
+
+def claim_rows(tables: WorkTables, wanted: frozenset[str] | None) -> tuple:
+    """(sentences, tokens, sentence mask, token mask): the rows of the answers in `wanted` that
+    the claim families read and write (`FamilyContext.claims_for`); the tables themselves, with
+    no masks, when that is every answer."""
+    sentences, tokens = tables.sentences, tables.tokens
+    if wanted is None or not len(sentences):
+        return sentences, tokens, None, None
+    keep = sentences["response_id"].isin(wanted).to_numpy()
+    if keep.all():
+        return sentences, tokens, None, None
+    keep_tokens = tokens["response_id"].isin(wanted).to_numpy() if tokens is not None and len(tokens) else None
+    return (sentences.loc[keep, _ROW_COLUMNS].reset_index(drop=True),
+            tokens if keep_tokens is None else tokens.loc[keep_tokens, ["response_id", "start", "end"]].reset_index(
+                drop=True), keep, keep_tokens)
+
+
+def put_back(tables: WorkTables, rows: tuple, columns, token_columns) -> None:
+    """Copy the claim columns of `claim_rows` into the whole tables: the other answers' rows get
+    the values of a sentence without triplets ("" and 0)."""
+    sentences, tokens, keep, keep_tokens = rows
+    if keep is None:
+        return
+    for c in columns:
+        values = sentences[c].to_numpy()
+        tables.sentences[c] = _spread(values, keep, "" if values.dtype == object else 0)
+    for c in token_columns if keep_tokens is not None else ():
+        values = tokens[c].to_numpy() if c in tokens else np.zeros(0, dtype=np.int8)
+        tables.tokens[c] = _spread(values, keep_tokens, 0)
+
+
+def _spread(values: np.ndarray, keep: np.ndarray, empty) -> np.ndarray:
+    out = np.full(len(keep), empty, dtype=values.dtype)
+    out[keep] = values
+    return out
 
 
 def _add_counts(sentences: pd.DataFrame, table: pd.DataFrame, column: str, suffix: str = "") -> None:

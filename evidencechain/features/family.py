@@ -37,6 +37,9 @@ class FamilyContext:
     progress: bool = False
     with_tokens: bool = True
     scratch: dict = field(default_factory=dict)
+    claims_for: frozenset[str] | None = None
+    """Response ids whose claim triplets some consumer reads (None: every answer's); the claim
+    families leave the other answers' columns at their empty values (no triplet)."""
 
     @property
     def config(self):

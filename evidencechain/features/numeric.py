@@ -35,6 +35,8 @@ _AMBIGUOUS = {"one", "second", "first"}
 _TIME_24 = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{1,2})(?![\d:])(?!\s*[ap]\.?\s?m\b)", re.I)
 _TIME_12 = re.compile(r"(?<![\d:.])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)
 _TIME_WORDS = {"noon": "time:12:00", "midnight": "time:00:00"}
+_TIME_WORD = re.compile(rf"\b(?:{'|'.join(f'({w})' for w in _TIME_WORDS)})\b", re.I)
+"""Each word of `_TIME_WORDS` as a whole word, in its own group."""
 
 
 def _time(hour: int, minute: int, half: str | None = None) -> str | None:
@@ -99,8 +101,8 @@ def time_spans(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
             values = _either(hour, minute)
         if values:
             out.append((m.start(), m.end(), values))
-    for word, value in _TIME_WORDS.items():
-        out += [(m.start(), m.end(), (value,)) for m in re.finditer(rf"\b{word}\b", text, re.I)]
+    values = list(_TIME_WORDS.values())
+    out += [(m.start(), m.end(), (values[m.lastindex - 1],)) for m in _TIME_WORD.finditer(text)]
     return sorted(out)
 
 
@@ -181,13 +183,14 @@ def number_phrases(words: Sequence[str]) -> list[tuple[int, int, float]]:
     """(first, end, value) of every number written in words, end exclusive: 'thirty-six', 'two hundred
     and fifty', 'a dozen', 'half a million', 'two and a half'; a lone number word is a phrase too."""
     data, out, k = numbers_data(), [], 0
-    while k < len(words):
-        got = _phrase(words, k, data) if words[k] in _starts() else None
+    starts = _starts()
+    for at in [i for i, w in enumerate(words) if w in starts]:
+        if at < k:  # inside the phrase found last
+            continue
+        got = _phrase(words, at, data)
         if got:
-            out.append((k, got[0], got[1]))
+            out.append((at, got[0], got[1]))
             k = got[0]
-        else:
-            k += 1
     return out
 
 
@@ -212,22 +215,32 @@ def _amounts(words: Sequence[str]) -> list[tuple[int, int, frozenset[str], float
     digits or words, a scale word after digits included ('2.5 million')."""
     out, phrase_at = [], {a: (b, v) for a, b, v in number_phrases(words)}
     k = 0
-    while k < len(words):
-        if k in phrase_at:
-            end, value = phrase_at[k]
-            out.append((k, end, frozenset({canonical(value)}), value))
+    # a word of letters only holds no digit: only phrase starts and other words can start an amount
+    for at in sorted({*phrase_at, *(i for i, w in enumerate(words) if not w.isalpha())}):
+        if at < k:  # inside the amount found last
+            continue
+        if at in phrase_at:
+            end, value = phrase_at[at]
+            out.append((at, end, frozenset({canonical(value)}), value))
             k = end
             continue
-        digit, values = _token_number(words[k])
-        if digit and len(values) == 1 and words[k] not in ORDINALS:
+        digit, values = _token_number(words[at])
+        if digit and len(values) == 1 and words[at] not in ORDINALS:
             value = float(next(iter(values)))
-            if k + 1 < len(words) and words[k + 1] in _SCALES:
-                out.append((k, k + 2, values | {canonical(value * _SCALES[words[k + 1]])}, value * _SCALES[words[k + 1]]))
-                k += 2
+            if at + 1 < len(words) and words[at + 1] in _SCALES:
+                out.append((at, at + 2, values | {canonical(value * _SCALES[words[at + 1]])},
+                            value * _SCALES[words[at + 1]]))
+                k = at + 2
                 continue
-            out.append((k, k + 1, values, value))
-        k += 1
+            out.append((at, at + 1, values, value))
     return out
+
+
+@cache
+def _share_words() -> frozenset[str]:
+    """The words `_shares` reads a share or factor at."""
+    data = numbers_data()
+    return frozenset({*data["fractions"], "%", "percent", *data["factors"]})
 
 
 def _unit_key(words: Sequence[str], end: int, value: float | None) -> str | None:
@@ -241,8 +254,9 @@ def _shares(words: Sequence[str], amounts) -> set[str]:
     data, out = numbers_data(), set()
     at = {a: value for a, _, _, value in amounts if value is not None}
     ends = {b: value for _, b, _, value in amounts if value is not None}
-    for k, w in enumerate(words):
-        share = None
+    readers = _share_words()
+    for k in [i for i, w in enumerate(words) if w in readers]:
+        w, share = words[k], None
         if w in data["fractions"]:
             share = data["fractions"][w] * (ends.get(k) or 1.0)
             out |= {canonical(share), canonical(round(share * 100)), canonical(round(share * 100, 1))}
@@ -274,7 +288,8 @@ def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
         if key:
             out.add(key)
     out |= _shares(lowered_tokens, amounts)
-    for k, tok in enumerate(lowered_tokens):
+    for k in [i for i, tok in enumerate(lowered_tokens) if tok in WORD_NUMBERS or tok in ORDINALS]:
+        tok = lowered_tokens[k]
         if tok in WORD_NUMBERS and k not in phrased:
             out.add(canonical(WORD_NUMBERS[tok]))
         elif tok in ORDINALS:

@@ -147,14 +147,18 @@ class FeatureExtractor:
         parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
                     cache=self.cache, progress=progress, desc="parse responses")
 
-    def transform(self, corpus: Corpus, progress: bool = True, with_tokens: bool = True) -> FeatureTables:
+    def transform(self, corpus: Corpus, progress: bool = True, with_tokens: bool = True,
+                  claims_for: set[str] | None = None) -> FeatureTables:
+        """The feature tables of `corpus`; `claims_for`: the answers whose claim triplets are read
+        (`FamilyContext.claims_for`; None: all)."""
         if self.vectorizer is None:
             raise RuntimeError("FeatureExtractor.fit must be called before transform")
         self._parse_together(corpus, progress)
         indices = self._indices(corpus, progress)
         parsed = parse_texts([r.response for r in corpus.responses], pipeline=self.config.pipeline,
                              cache=self.cache, progress=progress, desc="parse responses")
-        context = FamilyContext(corpus, parsed, indices, self, self.cache, progress, with_tokens)
+        context = FamilyContext(corpus, parsed, indices, self, self.cache, progress, with_tokens,
+                                claims_for=None if claims_for is None else frozenset(claims_for))
         work = WorkTables(pd.DataFrame(), None)
         seconds = self.__dict__.setdefault("family_seconds", {})
         for name, family in FAMILIES.items():

@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 import spacy
+from spacy.attrs import DEP, HEAD, ORTH, POS, SPACY, TAG
 from spacy.tokens import Doc
 from spacy.vocab import create_vocab
 
@@ -22,6 +24,7 @@ from .parallel import map_chunks
 from .ruler import fast_match
 
 log = logging.getLogger(__name__)
+_ARRAY = [ORTH, TAG, POS, DEP, SPACY, HEAD]
 DROPPED = ("ner", "lemmatizer", "senter")
 """Components of the model that no consumer of the dependency parse reads."""
 
@@ -41,9 +44,15 @@ class DependencyParse:
 
     @classmethod
     def from_doc(cls, doc) -> DependencyParse:
-        return cls(doc.text, tuple(t.text for t in doc), tuple(bool(t.whitespace_) for t in doc),
-                   tuple(t.tag_ for t in doc), tuple(t.pos_ for t in doc), tuple(t.dep_ for t in doc),
-                   tuple(t.head.i for t in doc))
+        """The parse of `doc`, read from its attribute array (not token objects): the values of
+        each token's `text`, `whitespace_`, `tag_`, `pos_`, `dep_` and `head.i`."""
+        n = len(doc)
+        a = doc.to_array(_ARRAY).reshape(n, len(_ARRAY))
+        strings = doc.vocab.strings
+        words, tags, pos, deps = ([strings[h] for h in a[:, k].tolist()] for k in range(4))
+        heads = np.arange(n, dtype=np.int64) + a[:, 5].view(np.int64)
+        return cls(doc.text, tuple(words), tuple((a[:, 4] != 0).tolist()), tuple(tags), tuple(pos), tuple(deps),
+                   tuple(heads.tolist()))
 
     def doc(self, vocab) -> Doc:
         if not self.words:

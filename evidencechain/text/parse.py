@@ -1,6 +1,7 @@
 """Tokens with character offsets, sentences and entities, parsed once and cached."""
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ PIECE_CHARS = 100_000
 """Texts longer than this (or than the pipeline's max_length) are parsed in pieces cut at
 paragraph, line, sentence or word boundaries, with offsets into the whole text kept."""
 _CUT_TIERS = (("\n\n",), ("\n",), (". ", "! ", "? "), (" ", "\t"))
+_alnum = re.compile(r"[^\W_]").search
+"""Finds a character that `str.isalnum` holds for (regex word characters but "_"): None for a token without one."""
 
 
 @cached_type
@@ -102,7 +105,7 @@ def _from_doc(doc, has_ner: bool | None = None, text: str | None = None) -> Pars
         ends=ends,
         lower=lower,
         lemma=lemma,
-        is_punct=(a[:, 3] == 1) | np.array([not any(c.isalnum() for c in t) for t in tokens], dtype=bool),
+        is_punct=(a[:, 3] == 1) | np.array([_alnum(t) is None for t in tokens], dtype=bool),
         is_stop=a[:, 4] == 1,
         like_num=a[:, 5] == 1,
         sentences=tuple(sents),
