@@ -64,34 +64,36 @@ def frames() -> Frames:
     return Frames(markers, direction, frozenset(f.verb for f in direction))
 
 
-def marker(v: View, r: int, y: int, frames_: Frames) -> str | None:
-    """The word that marks the party starting at y as the second party of the verb at r: the last
-    marker between them ('to the neighbouring district of Hensmere': 'to'), '' for none (an object);
-    None where a punctuation mark stands between (another clause)."""
+def markers(v: View, r: int, y: int, frames_: Frames) -> tuple[str, ...] | None:
+    """The words between the verb at r and the party starting at y that may mark it as the verb's
+    second party, nearest the party first ('from the weaving mill at Drummore': 'at', 'from'); ()
+    for none (an object); None where a punctuation mark stands between (another clause)."""
+    out = []
     for j in range(y - 1, r, -1):
         w = v.word(j)
         if v.punct(j) and w not in ("-", "'s"):
             return None
         if w in frames_.markers:
-            return w
-    return ""
+            out.append(w)
+    return tuple(out)
 
 
 def frame_at(v: View, r: int, y: int, end: int, frames_: Frames) -> Frame | None:
-    """The listed frame of the verb at r whose second party stands at y..end (a 'by' marker is also
-    read as the verb's own frame, for the caller to decide the voice); its particle right after the
-    verb or after the party ('knocked out B', 'knocked B out')."""
-    mark = marker(v, r, y, frames_)
-    if mark is None:
+    """The listed frame of the verb at r whose second party stands at y..end: the nearest marker
+    that makes one ('buys its wool from the mill at Drummore': 'from'), the verb alone where there
+    is none or a 'by' nearest the party (a passive, for the caller to tell); its particle right
+    after the verb or after the party ('knocked out B', 'knocked B out')."""
+    found = markers(v, r, y, frames_)
+    if found is None:
         return None
-    verbs = [k for k in v.keys(r) if k in frames_.verbs]
+    keys = v.keys(r) & frames_.verbs
     particles = {v.word(j) for j in (r + 1, end + 1) if j < len(v)}
-    for verb in verbs:
-        for m in (mark, "") if mark == "by" else (mark,):
-            found = [f for f in frames_.direction if f.verb == verb and f.marker == m
-                     and (not f.particle or f.particle in particles)]
-            if found:
-                return max(found, key=lambda f: len(f.particle))
+    options = [m for m in found if m != "by"] if found and found[0] != "by" else [""]
+    for m in options:
+        hits = [f for f in frames_.direction if f.verb in keys and f.marker == m
+                and (not f.particle or f.particle in particles)]
+        if hits:
+            return max(hits, key=lambda f: len(f.particle))
     return None
 
 

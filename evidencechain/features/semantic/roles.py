@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .frames import Frame, frame_at, frames, marker, same_relation
+from .frames import Frame, frame_at, frames, markers, same_relation
 from .lexicon import Lexicon
 
 _LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
@@ -177,8 +177,10 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None
     if (ex > er) == (_passive(a, r, x, y, lex) ^ _passive(e, er, min(ex, ey), max(ex, ey), lex) ^ bool(converse)):
         return None
-    words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
-    return Signal("roles", tuple(int(a.idx[k]) for k in words), _shown(e, ex, ey, er, lex, their_names))
+    words = {*names.get(x, (x,)), *names.get(y, (y,))}
+    if converse:  # the parties in their places with the converse relation: the relation's words are wrong, or the parties
+        words.update(range(r, r + relation(a, r, lex)[1]))
+    return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
 
 
 def _shown(e: View, ex: int, ey: int, er: int, lex: Lexicon, their_names: dict) -> str:
@@ -212,6 +214,8 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if not lefts or er is None or e.word(er) in lex.symmetric:
             continue
         x = lefts[0]
+        if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) for i in range(x + 1, r)):
+            continue  # 'X is supplied with its engines by Y': the relation is the verb's, not the noun's
         for y in _arguments(a, r + (listed[1] - 1 if listed else 0), 1, shared, names, nearest=converse is not None):
             if not listed and any(relation(a, i, lex) for i in range(r + 1, y)):
                 break  # 'has employed': the relation is the listed verb's, judged at its own position
@@ -246,7 +250,7 @@ def _frame_swaps(a: View, e: View, lex: Lexicon, shared: frozenset[str], names: 
 def _frame_swap(a: View, e: View, r: int, x: int, y: int, fa: Frame, names: dict, their_names: dict,
                 lex: Lexicon) -> Signal | None:
     fr = frames()
-    passive = fa.marker == "" and marker(a, r, y, fr) == "by"
+    passive = fa.marker == "" and (markers(a, r, y, fr) or ("",))[0] == "by"
     if passive and not _passive(a, r, x, y, lex):
         return None
     x, y = _distinctive(a, e, x, y, names), _distinctive(a, e, y, x, names)
@@ -265,7 +269,7 @@ def _frame_swap(a: View, e: View, r: int, x: int, y: int, fa: Frame, names: dict
     er, fe = hits[-1]
     if any(e.word(j) in lex.relative and not _closed(e, j, er) and not _cleft(e, j) for j in range(lo + 1, hi)):
         return None
-    e_passive = fe.marker == "" and marker(e, er, start, fr) == "by"
+    e_passive = fe.marker == "" and (markers(e, er, start, fr) or ("",))[0] == "by"
     if e_passive and not _passive(e, er, lo, start, lex):
         return None
     subject = ey if passive else ex  # the e position of the answer's logical first party
@@ -287,6 +291,14 @@ def aside(v: View, lo: int, hi: int) -> set[int]:
             if close is not None and v.word(close) == "," and close - j > 2:
                 out.update(range(j, close + 1))
     return out
+
+
+def _verbal(v: View, k: int, lex: Lexicon) -> bool:
+    """A verb's form, as far as the tokens tell: a listed relation or frame verb, a participle, or an
+    inflected form other than a plural's ('supplied', 'knocking', 'drew'; 'engines' is none)."""
+    w = v.word(k)
+    return bool(relation(v, k, lex) or v.keys(k) & frames().verbs or w in lex.participles or w in lex.symmetric
+                or (w != v.lemma(k) and (w.endswith(("ed", "ing")) or not w.endswith("s"))))
 
 
 def _cleft(v: View, j: int) -> bool:
