@@ -50,10 +50,10 @@ from dataclasses import replace
 
 from .align import View, alignment
 from .base import Signal
+from .frames import relations
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
-from .frames import relations
 from .roles import aside, relation
 
 _MIXED_OK = ("polarity", "modality", "quantity")
