@@ -214,7 +214,7 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if not lefts or er is None or e.word(er) in lex.symmetric:
             continue
         x = lefts[0]
-        if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) for i in range(x + 1, r)):
+        if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) and _judged(a, e, i, lex) for i in range(x + 1, r)):
             continue  # 'X is supplied with its engines by Y': the relation is the verb's, not the noun's
         for y in _arguments(a, r + (listed[1] - 1 if listed else 0), 1, shared, names, nearest=converse is not None):
             if not listed and any(relation(a, i, lex) for i in range(r + 1, y)):
@@ -299,6 +299,13 @@ def _verbal(v: View, k: int, lex: Lexicon) -> bool:
     w = v.word(k)
     return bool(relation(v, k, lex) or v.keys(k) & frames().verbs or w in lex.participles or w in lex.symmetric
                 or (w != v.lemma(k) and (w.endswith(("ed", "ing")) or not w.endswith("s"))))
+
+
+def _judged(a: View, e: View, i: int, lex: Lexicon) -> bool:
+    """The verb at i relates the parties by itself: a symmetric, listed or frame verb, or one that e
+    states once ('led' against e's 'led' and 'took the lead' is none: the words after it may tell)."""
+    return bool(a.word(i) in lex.symmetric or relation(a, i, lex) or a.keys(i) & frames().verbs
+                or _unique(e, a.keys(i)) is not None)
 
 
 def _cleft(v: View, j: int) -> bool:
