@@ -38,6 +38,9 @@ def test_a_frame_is_read_from_the_marker_nearest_its_party_that_makes_one():
      "Rovan City threw Oldmere United out of the cup in the quarter-final.", "Oldmere"),
     ("The Greyfield clinic was funded by the Astley Foundation from 2018.",
      "From 2018 the Astley Foundation was funded by the Greyfield clinic.", "Astley"),
+    # a cleft's focus is its verb's subject ('It was X that sued Y')
+    ("It was the Dorran council that sued the Helm water company over the flooding in 2019.",
+     "In 2019 the Helm water company sued the Dorran council over the flooding.", "Helm"),
     # an apposition or a relative clause between a party and the verb says nothing of the relation
     ("Halbrook Mills, a paper company founded in 1890, took over the printing firm Zennor Press in 2019.",
      "In 2019 the printing firm Zennor Press took over Halbrook Mills, a paper company founded in 1890.", "Zennor"),

@@ -171,7 +171,7 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     if converse is None and any({_modifier_or_of(a, r, p, names), _modifier_or_of(e, er, q, their_names)}
                                 == {"modifier", "of"} for p, q in ((x, ex), (y, ey))):
         return None  # 'Reading co-owners X' = 'X, co-owners of Reading': a noun's two ways to take a name
-    if any(e.word(j) in lex.relative and not _closed(e, j, er) for j in range(min(ex, ey) + 1, max(ex, ey))):
+    if any(e.word(j) in lex.relative and not _closed(e, j, er) and not _cleft(e, j) for j in range(min(ex, ey) + 1, max(ex, ey))):
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
