@@ -19,7 +19,7 @@ from .modality import modality_shifts
 from .polarity import polarity_flips
 from .quantities import quantity_conflicts
 from .recombination import clause_recombined, clauses, recombined, values
-from .roles import role_swaps
+from .roles import aside, role_swaps
 
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
@@ -57,6 +57,13 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
             if not clash or (s.confident and not any(x.confident for x in clash)):
                 out = [x for x in out if x not in clash] + [s]
+    kept = [k for k in range(len(answer)) if k not in aside(answer, 0, len(answer))]
+    if len(kept) < len(answer):  # the sentence less its asides ('X, whose captain scored 22, beat Y')
+        main = View(answer.doc, answer.idx[kept], answer.start, answer.end)
+        other, _ = best_evidence(main, evidence.sentences)
+        for s in _signals(main, other, evidence, lex, whole=False) if other is not None and other is not e else ():
+            if s.cls == "roles" and s.confident and not any(set(x.tokens) & set(s.tokens) for x in out):
+                out.append(s)
     held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex)
     out = [x for x in out if not (x.cls == "recombination" and set(x.tokens) <= confirmed)]
     for s in held:  # values given to another holder

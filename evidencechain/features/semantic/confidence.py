@@ -50,10 +50,11 @@ from dataclasses import replace
 
 from .align import View, alignment
 from .base import Signal
+from .frames import relations
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
-from .roles import relation
+from .roles import aside, relation
 
 _MIXED_OK = ("polarity", "modality", "quantity")
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
@@ -156,10 +157,12 @@ def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]
     hi = ks[-1]
     while hi + 1 < len(a) and not a.punct(hi + 1):
         hi += 1
-    part = View(a.doc, a.idx[ks[0]:hi + 1], a.start, a.end)
+    kept = [k for k in range(ks[0], hi + 1) if k not in aside(a, ks[0], hi)]  # less '..., whose captain scored 22,'
+    part = View(a.doc, a.idx[kept], a.start, a.end)
     groups = {found[0] for j in range(len(e)) if (found := relation(e, j, lex))}
-    told = [k for k in range(ks[-1] - ks[0] + 1) if (g := relation(part, k, lex))
-            and (g[0] in groups or groups & lex.converses.get(g[0], frozenset()))]
+    theirs = frozenset().union(*(relations(e, j) for j in range(len(e))))
+    told = [k for k in range(len(part)) if kept[k] <= ks[-1] and ((g := relation(part, k, lex))
+            and (g[0] in groups or groups & lex.converses.get(g[0], frozenset())) or relations(part, k) & theirs)]
     if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
         return False
     own = set(s.tokens)
@@ -168,6 +171,12 @@ def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]
     rivals = [alignment(part, o) for o in others if o is not e and o.content_keys != e.content_keys]
     return (not stated or sum(stated) / len(stated) >= lex.confidence["min_restated"]) \
         and (not rivals or alignment(part, e) - max(rivals) >= lex.confidence["min_margin"])
+
+
+def _role_words(e: View, s: Signal) -> int:
+    """The content words of a role swap's evidence words (the parties and what relates them)."""
+    stops = {e.word(j) for j in range(len(e)) if not e.content(j)}
+    return sum(w[:1].isalnum() and w.lower() not in stops for w in s.evidence.split())
 
 
 def _positions(v: View, s: Signal) -> list[int]:
@@ -406,7 +415,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = "roles" not in classes and not _converse(a, e, s)
         elif s.cls == "roles":
             ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
-                and "antonym" not in classes and sum(w[:1].isalnum() for w in s.evidence.split()) <= rule["max_role_words"]
+                and "antonym" not in classes and _role_words(e, s) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
             ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
+from .frames import Frame, frame_at, frames, markers, same_relation
 from .lexicon import Lexicon
 
 _LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
@@ -170,19 +171,31 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     if converse is None and any({_modifier_or_of(a, r, p, names), _modifier_or_of(e, er, q, their_names)}
                                 == {"modifier", "of"} for p, q in ((x, ex), (y, ey))):
         return None  # 'Reading co-owners X' = 'X, co-owners of Reading': a noun's two ways to take a name
-    if any(e.word(j) in lex.relative and not _closed(e, j, er) for j in range(min(ex, ey) + 1, max(ex, ey))):
+    if any(e.word(j) in lex.relative and not _closed(e, j, er) and not _cleft(e, j) for j in range(min(ex, ey) + 1, max(ex, ey))):
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
     if (ex > er) == (_passive(a, r, x, y, lex) ^ _passive(e, er, min(ex, ey), max(ex, ey), lex) ^ bool(converse)):
         return None
-    inside = set()  # a closed relative clause says nothing of the relation
-    for j in range(min(ex, ey) + 1, max(ex, ey)):
+    words = {*names.get(x, (x,)), *names.get(y, (y,))}
+    if converse:  # the parties in their places with the converse relation: the relation's words are wrong, or the parties
+        words.update(range(r, r + relation(a, r, lex)[1]))
+    return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
+
+
+def _shown(e: View, ex: int, ey: int, er: int, lex: Lexicon, their_names: dict) -> str:
+    """e's words from one party to the other, less a closed relative clause or an apposition
+    between them ('Ferrowind Energy, a turbine maker based in Stallbridge, acquired'): they say
+    nothing of the relation."""
+    inside = set()
+    for j in range(min(ex, ey) + 1, min(max(ex, ey), er)):
         if e.word(j) in lex.relative and _closed(e, j, er):
             inside.update(range(j - 1, next(i for i in range(j + 1, er) if e.word(i) == ",") + 1))
-    shown = e.span_text([j for j in range(min(ex, ey), max(ex, ey) + 1) if j not in inside])
-    words = sorted({*names.get(x, (x,)), *names.get(y, (y,))})
-    return Signal("roles", tuple(int(a.idx[k]) for k in words), shown)
+        elif e.word(j) == "," and j - 1 in their_names:
+            close = next((i for i in range(j + 1, er) if e.punct(i) and e.word(i) not in ("-", "'s")), None)
+            if close is not None and e.word(close) == "," and close - j > 2:
+                inside.update(range(j, close + 1))
+    return e.span_text([j for j in range(min(ex, ey), max(ex, ey) + 1) if j not in inside])
 
 
 def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
@@ -201,6 +214,8 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if not lefts or er is None or e.word(er) in lex.symmetric:
             continue
         x = lefts[0]
+        if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) and _judged(a, e, i, lex) for i in range(x + 1, r)):
+            continue  # 'X is supplied with its engines by Y': the relation is the verb's, not the noun's
         for y in _arguments(a, r + (listed[1] - 1 if listed else 0), 1, shared, names, nearest=converse is not None):
             if not listed and any(relation(a, i, lex) for i in range(r + 1, y)):
                 break  # 'has employed': the relation is the listed verb's, judged at its own position
@@ -209,4 +224,90 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
                 seen.add((x, y))
                 out.append(found)
                 break
+    return out + _frame_swaps(a, e, lex, shared, names, their_names, {w for s in out for w in s.tokens})
+
+
+def _frame_swaps(a: View, e: View, lex: Lexicon, shared: frozenset[str], names: dict, their_names: dict,
+                 taken: set[int]) -> list[Signal]:
+    """Role swaps between two frames of one relation (data/frames.toml), the same or converse ('A
+    supplies water to B' for 'A buys water from B'; 'A defeated B' for 'A lost the final to B'):
+    each side's logical first party (the subject, or a passive's 'by' party) against the other's,
+    mapped through the frames' direction."""
+    fr, out = frames(), []
+    for r in range(len(a)):
+        if r in names or a.punct(r) or not a.keys(r) & fr.verbs or a.word(r) in lex.symmetric:
+            continue
+        lefts = _arguments(a, r, -1, shared, names)
+        for y in _arguments(a, r, 1, shared, names)[:1] if lefts else ():
+            fa = frame_at(a, r, y, max(names.get(y, (y,))), fr)
+            found = fa and _frame_swap(a, e, r, lefts[0], y, fa, names, their_names, lex)
+            if found and not taken.intersection(found.tokens):
+                taken.update(found.tokens)
+                out.append(found)
     return out
+
+
+def _frame_swap(a: View, e: View, r: int, x: int, y: int, fa: Frame, names: dict, their_names: dict,
+                lex: Lexicon) -> Signal | None:
+    fr = frames()
+    passive = fa.marker == "" and (markers(a, r, y, fr) or ("",))[0] == "by"
+    if passive and not _passive(a, r, x, y, lex):
+        return None
+    x, y = _distinctive(a, e, x, y, names), _distinctive(a, e, y, x, names)
+    ex, ey = _unique(e, a.keys(x)), _unique(e, a.keys(y))
+    if ex is None or ey is None or a.keys(x) & a.keys(y) or ex in their_names.get(ey, ()):
+        return None
+    if not (x in names or ex in their_names) or not (y in names or ey in their_names):
+        return None
+    lo, hi = min(ex, ey), max(ex, ey)
+    start, end = min(their_names.get(hi, (hi,))), max(their_names.get(hi, (hi,)))
+    hits = [(j, f) for j in range(lo + 1, start) if j not in their_names and not e.punct(j)
+            and e.word(j) not in lex.symmetric and (f := frame_at(e, j, start, end, fr))
+            and same_relation(fa, f, fr) is not None]
+    if not hits:
+        return None
+    er, fe = hits[-1]
+    if any(e.word(j) in lex.relative and not _closed(e, j, er) and not _cleft(e, j) for j in range(lo + 1, hi)):
+        return None
+    e_passive = fe.marker == "" and (markers(e, er, start, fr) or ("",))[0] == "by"
+    if e_passive and not _passive(e, er, lo, start, lex):
+        return None
+    subject = ey if passive else ex  # the e position of the answer's logical first party
+    same = same_relation(fa, fe, fr)
+    if (subject == (hi if e_passive else lo)) == same:
+        return None
+    words = {*names.get(x, (x,)), *names.get(y, (y,))} | (set() if same else {r})
+    return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
+
+
+def aside(v: View, lo: int, hi: int) -> set[int]:
+    """Positions in lo..hi of a relative clause or an apposition set off by commas after a name
+    ('The Saltry Herons, whose captain scored 22 points, defeated'): it says nothing of the
+    relation of the name to the words after it."""
+    names, out = _names(v), set()
+    for j in range(lo + 1, hi):
+        if v.word(j) == "," and j - 1 in names and j not in out:
+            close = next((i for i in range(j + 1, hi) if v.punct(i) and v.word(i) not in ("-", "'s")), None)
+            if close is not None and v.word(close) == "," and close - j > 2:
+                out.update(range(j, close + 1))
+    return out
+
+
+def _verbal(v: View, k: int, lex: Lexicon) -> bool:
+    """A verb's form, as far as the tokens tell: a listed relation or frame verb, a participle, or an
+    inflected form other than a plural's ('supplied', 'knocking', 'drew'; 'engines' is none)."""
+    w = v.word(k)
+    return bool(relation(v, k, lex) or v.keys(k) & frames().verbs or w in lex.participles or w in lex.symmetric
+                or (w != v.lemma(k) and (w.endswith(("ed", "ing")) or not w.endswith("s"))))
+
+
+def _judged(a: View, e: View, i: int, lex: Lexicon) -> bool:
+    """The verb at i relates the parties by itself: a symmetric, listed or frame verb, or one that e
+    states once ('led' against e's 'led' and 'took the lead' is none: the words after it may tell)."""
+    return bool(a.word(i) in lex.symmetric or relation(a, i, lex) or a.keys(i) & frames().verbs
+                or _unique(e, a.keys(i)) is not None)
+
+
+def _cleft(v: View, j: int) -> bool:
+    """The relative word at j closes a cleft's focus ('It was Nollis Labs that acquired')."""
+    return any(v.word(i) == "it" and v.word(i + 1) in _BE for i in range(max(0, j - 8), j - 1))
