@@ -1,13 +1,14 @@
-"""Choosing a benchmark's design on its threshold split alone (CLIFF `val`), never its test split.
+"""Choosing a benchmark's design on its threshold split alone (its `val` cut), never its test split.
 
-    python -m evidencechain.valselect experiments/cliff.toml --candidates experiments/cliff_candidates.toml
+    python -m evidencechain.valselect CONFIG.toml --candidates CANDIDATES.toml
 
-Every corpus of format "cliff" is read with its `val` cut only: the `test` rows are dropped by the
-reader (`load_cliff(cuts=("val",))`), so no test label or text reaches a feature, a fit or a score.
+Every corpus whose format comes with predefined cuts (its loader takes `cuts`) is read with
+its `val` cut only: the reader drops the `test` rows (`load_*(path, cuts=("val",))`), so no test
+label or text reaches a feature, a fit or a score.
 The `val` documents are then split in `folds` parts (stratified by summary label, grouped by
 document; seed, seed + 1, ... for the `repeats`). For each part, that part plays the scored
 `test` split and the other parts the `calibration` split; a corpus with `train_from_calibration`
-(`cliff_val`) moves that share of the other parts' documents to `train` (seeded, by document), so
+(a second copy of the benchmark) moves that share of the other parts' documents to `train` (seeded, by document), so
 its detectors are fitted on one share and calibrated on the rest, as in the full run. Each
 evaluation of the config is then run exactly as `evidencechain run` runs it (`runner.UnitRunner`,
 `plan.plan_units`): fit, thresholds on the calibration part, the held-out part scored once.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import inspect
 import logging
 import sys
 from pathlib import Path
@@ -32,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .config import ExperimentConfig, config_from_dict, load_config
-from .data.cliff import load_cliff
+from .data.benchmarks import formats
 from .data.load import SplitCorpus
 from .data.splits import assign_splits
 from .errors import ConfigError, InputError
@@ -45,33 +47,39 @@ from .text.parse import ParseCache
 
 log = logging.getLogger(__name__)
 
-VAL_FORMAT = "cliff"
+VAL_CUT = "val"
 KEYS = ["candidate", "evaluation", "method"]
 
 
+def has_cuts(fmt: str) -> bool:
+    """Whether the format's loader reads predefined val / test cuts (its `cuts` argument)."""
+    loader = formats()[fmt].loader
+    return loader is not None and "cuts" in inspect.signature(loader).parameters
+
+
 def val_corpora(config: ExperimentConfig) -> dict[str, SplitCorpus]:
-    """Every corpus of the config, the CLIFF ones with their `val` cut only (splits assigned later by
-    `fold_corpora`); other corpora (fitted on, never scored here) are split as a run splits them."""
+    """Every corpus of the config, those with cuts read with their `val` cut only (splits assigned
+    later by `fold_corpora`); other corpora (fitted on, never scored here) split as a run splits them."""
     from .runner import load_corpora
 
     others = copy.deepcopy(config)
-    others.corpora = {k: v for k, v in config.corpora.items() if v.format != VAL_FORMAT}
+    others.corpora = {k: v for k, v in config.corpora.items() if not has_cuts(v.format)}
     out = load_corpora(others) if others.corpora else {}
     for name, spec in config.corpora.items():
-        if spec.format == VAL_FORMAT:
-            corpus = load_cliff(config.resolve(spec.path), cuts=("val",))
+        if has_cuts(spec.format):
+            corpus = formats()[spec.format].loader(config.resolve(spec.path), cuts=(VAL_CUT,))
             corpus.name = name
             out[name] = SplitCorpus(name, corpus, {r.id: "calibration" for r in corpus.responses})
     return out
 
 
 def scored_corpora(config: ExperimentConfig) -> list[str]:
-    """The corpora the config scores; each must be a CLIFF corpus (the only format with a val cut)."""
+    """The corpora the config scores; each must have predefined val / test cuts."""
     names = list(dict.fromkeys(n for e in config.evaluations for n in e.test))
-    wrong = [n for n in names if config.corpora[n].format != VAL_FORMAT]
+    wrong = [n for n in names if not has_cuts(config.corpora[n].format)]
     if wrong:
-        raise ConfigError(f"{config.path}: val-only selection scores {VAL_FORMAT!r} corpora only; "
-                          f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} of another format")
+        raise ConfigError(f"{config.path}: val-only selection scores corpora with predefined val / test cuts "
+                          f"only; {', '.join(wrong)} {'has' if len(wrong) == 1 else 'have'} none")
     return names
 
 
@@ -88,11 +96,11 @@ def fold_parts(corpus: SplitCorpus, folds: int, seed: int) -> list[set[str]]:
 
 def fold_corpora(corpora: dict[str, SplitCorpus], config: ExperimentConfig, held: set[str],
                  seed: int) -> dict[str, SplitCorpus]:
-    """`corpora` with the CLIFF ones split for one fold: `held` documents are the test part, the
-    others calibration, of which a `train_from_calibration` share is moved to train."""
+    """`corpora` with those of `val_corpora`'s cut split for one fold: `held` documents are the test
+    part, the others calibration, of which a `train_from_calibration` share is moved to train."""
     out = dict(corpora)
     for name, spec in config.corpora.items():
-        if spec.format != VAL_FORMAT:
+        if not has_cuts(spec.format):
             continue
         corpus = corpora[name].corpus
         rest = corpus.subset(response_ids={r.id for r in corpus.responses if r.source_id not in held})
@@ -193,8 +201,9 @@ def select(config_path: str | Path, candidates: list[tuple[str, dict]], folds: i
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evidencechain.valselect", description=__doc__.split("\n")[0])
-    parser.add_argument("config", help="experiment TOML whose scored corpora are CLIFF corpora")
+    parser.add_argument("config", help="experiment TOML whose scored corpora have val / test cuts")
     parser.add_argument("--candidates", help="TOML file of [[candidates]] (default: the config as it is)")
+    parser.add_argument("--only", action="append", metavar="NAME", help="score this candidate only (repeatable)")
     parser.add_argument("--folds", type=int, default=2, help="parts of val per repeat (default 2)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats, seeds seed..seed+repeats-1 (default 5)")
     parser.add_argument("--tie", type=float, default=0.005, help="margin a later candidate must beat (default 0.005)")
@@ -207,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--folds must be at least 2 and --repeats at least 1")
         load_config(args.config)
         candidates = read_candidates(args.candidates) if args.candidates else [("as configured", {})]
+        unknown = set(args.only or ()) - {n for n, _ in candidates}
+        if unknown:
+            raise ConfigError(f"--only: no candidate named {', '.join(sorted(unknown))}")
+        candidates = [c for c in candidates if not args.only or c[0] in args.only]
         rows = select(args.config, candidates, args.folds, args.repeats, progress=not args.quiet)
     except (ConfigError, InputError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
