@@ -148,7 +148,7 @@ invented-suite: $(VENV)/.installed ## the invented suite of meaning errors throu
 
 cliff-select: $(VENV)/.installed $(AUDIT) ## the CLIFF design chosen on val only, test never read (results/cliff_select/rows.csv)
 	mkdir -p results/cliff_select
-	set -o pipefail; $(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/cliff_candidates.toml \
+	set -o pipefail; $(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/select/cliff.toml \
 		--out results/cliff_select/rows.csv | tee results/cliff_select/summary.txt
 
 semantic-ablation: results/semantic/run.json ## the semantic error classes with and without on CLIFF, SummEdits, RAGTruth QA (results/semantic)
