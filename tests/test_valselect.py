@@ -141,3 +141,16 @@ def test_stacked_evaluation_reports_the_stacker(setup):
     stacked = rows[rows["method"] == "Stacked"]
     assert len(stacked) == 2 and stacked["balanced_accuracy"].between(0, 1).all()
     assert set(rows["method"]) == {"Lexical", "NLI_Rules", "EvidenceChain_LR", "Stacked"}
+
+
+def test_summary_headline_is_the_row_chosen_on_val_not_the_best_test_row():
+    from evidencechain.report.realdata import VALUES, sections
+
+    frame = pd.DataFrame({"method": ["NLI_Rules", "EvidenceChain_RF", "EvidenceChain_RF"],
+                          "fitted_on": ["audit", "audit", "cliff_val"],
+                          "summary_balanced_accuracy": [0.9, 0.7, 0.8], "word_f1": [0.3, 0.4, 0.2]})
+    chosen = {"chosen": {"method": "EvidenceChain_RF", "fitted_on": "audit"}}
+    values = VALUES["summaries"]("cliff", frame, chosen)
+    assert values["balanced_accuracy"] == 0.7 and values["ba_method"] == "EvidenceChain_RF, fitted on audit"
+    assert VALUES["summaries"]("cliff", frame, {})["balanced_accuracy"] == 0.9  # no choice named: the best row
+    assert sections()["cliff"]["chosen"] == chosen["chosen"]
