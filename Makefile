@@ -146,10 +146,10 @@ invented-suite: $(VENV)/.installed ## the invented suite of meaning errors throu
 	$(PY) -m evidencechain.detect.invented_suite --summary results/invented_suite
 	$(EC) report --readme README.md --only readme
 
-cliff-select: $(VENV)/.installed $(AUDIT) ## the CLIFF design chosen on val only, test never read (results/cliff_select/rows.csv)
-	mkdir -p results/cliff_select
-	set -o pipefail; $(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/select/cliff.toml \
-		--out results/cliff_select/rows.csv | tee results/cliff_select/summary.txt
+cliff-select: $(VENV)/.installed $(AUDIT) ## the CLIFF design chosen on val only, test never read (results/cliff_select; README block)
+	$(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/select/cliff.toml \
+		--out results/cliff_select
+	$(EC) report --readme README.md --only readme
 
 semantic-ablation: results/semantic/run.json ## the semantic error classes with and without on CLIFF, SummEdits, RAGTruth QA (results/semantic)
 

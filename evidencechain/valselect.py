@@ -199,6 +199,17 @@ def select(config_path: str | Path, candidates: list[tuple[str, dict]], folds: i
     return pd.concat(frames, ignore_index=True)
 
 
+def write_results(rows: pd.DataFrame, table: pd.DataFrame, out: Path) -> None:
+    """rows.csv, summary.csv and commit.txt in `out`."""
+    from .io import atomic_write_text
+    from .runinfo import code_commit
+
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "rows.csv", rows.to_csv(index=False))
+    atomic_write_text(out / "summary.csv", table.to_csv(index=False))
+    atomic_write_text(out / "commit.txt", f"{code_commit() or 'unknown'}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evidencechain.valselect", description=__doc__.split("\n")[0])
     parser.add_argument("config", help="experiment TOML whose scored corpora have val / test cuts")
@@ -207,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=2, help="parts of val per repeat (default 2)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats, seeds seed..seed+repeats-1 (default 5)")
     parser.add_argument("--tie", type=float, default=0.005, help="margin a later candidate must beat (default 0.005)")
-    parser.add_argument("--out", help="write every per-fold row to this CSV")
+    parser.add_argument("--out", metavar="DIR", help="write rows.csv (every held-out part), summary.csv (the means, "
+                        "the chosen row marked) and commit.txt into DIR (the README's val-select block reads them)")
     parser.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
@@ -224,12 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, InputError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.out:
-        rows.to_csv(args.out, index=False)
     table = summarize(rows)
+    chosen = choose(table, args.tie)
+    table["chosen"] = table.index == chosen.name
+    if args.out:
+        write_results(rows, table, Path(args.out))
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.round(4).to_string(index=False))
-    chosen = choose(table, args.tie)
     print(f"chosen (highest mean val balanced accuracy; ties within {args.tie} to the earlier row): "
           f"{chosen['candidate']} / {chosen['evaluation']} / {chosen['method']}: "
           f"{chosen['balanced_accuracy']:.4f} (sd {chosen['sd']:.4f}, {int(chosen['scores'])} scores)")
