@@ -154,3 +154,18 @@ def test_summary_headline_is_the_row_chosen_on_val_not_the_best_test_row():
     assert values["balanced_accuracy"] == 0.7 and values["ba_method"] == "EvidenceChain_RF, fitted on audit"
     assert VALUES["summaries"]("cliff", frame, {})["balanced_accuracy"] == 0.9  # no choice named: the best row
     assert sections()["cliff"]["chosen"] == chosen["chosen"]
+
+
+def test_readme_block_shows_every_candidate_and_the_chosen_row(tmp_path):
+    from evidencechain.report.readme_blocks import val_select_body
+    from evidencechain.valselect import write_results
+
+    rows = pd.DataFrame({"candidate": ["a", "a", "b", "b"], "evaluation": ["e"] * 4, "method": ["X", "Y", "X", "Y"],
+                         "balanced_accuracy": [0.70, 0.75, 0.72, 0.74], "roc_auc": [0.8] * 4})
+    table = summarize(rows)
+    table["chosen"] = table.index == choose(table, 0.005).name
+    write_results(rows, table, tmp_path)
+    assert (tmp_path / "rows.csv").is_file() and (tmp_path / "commit.txt").is_file()
+    body = val_select_body(tmp_path / "summary.csv")
+    assert "| a | e | 0.700 | **0.750** |" in body and "| b | e | 0.720 | 0.740 |" in body
+    assert val_select_body(tmp_path / "absent.csv") is None

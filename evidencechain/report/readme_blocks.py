@@ -253,7 +253,7 @@ def val_select_body(source: Path = CLIFF_SELECT) -> str | None:
     chosen = next(r for r in rows if r["chosen"] == "True")
     lines = [f"From `{source}` (mean summary balanced accuracy of the held-out halves of the `val` cut, "
              f"{chosen['scores']} per cell; in bold the row the rule chose: {chosen['candidate']}, "
-             f"{chosen['method']}, {chosen['evaluation']}, sd {_f(float(chosen['sd']))}):", "",
+             f"{chosen['method']}, {chosen['evaluation']}, sd {_f(chosen['sd'] or None)}):", "",
              "| candidate | evaluation | " + " | ".join(methods) + " |", "|---|---|" + "--:|" * len(methods)]
     for (candidate, evaluation), by_method in cells.items():
         lines.append(f"| {candidate} | {evaluation} | " + " | ".join(by_method.get(m, "") for m in methods) + " |")
