@@ -199,15 +199,14 @@ def select(config_path: str | Path, candidates: list[tuple[str, dict]], folds: i
     return pd.concat(frames, ignore_index=True)
 
 
-def write_results(rows: pd.DataFrame, table: pd.DataFrame, out: Path) -> None:
-    """rows.csv, summary.csv and commit.txt in `out`."""
+def write_results(rows: pd.DataFrame, table: pd.DataFrame, out: Path, commit: str | None = None) -> None:
+    """rows.csv, summary.csv and commit.txt (`commit`: the code's commit when the scoring began) in `out`."""
     from .io import atomic_write_text
-    from .runinfo import code_commit
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "rows.csv", rows.to_csv(index=False))
     atomic_write_text(out / "summary.csv", table.to_csv(index=False))
-    atomic_write_text(out / "commit.txt", f"{code_commit() or 'unknown'}\n")
+    atomic_write_text(out / "commit.txt", f"{commit or 'unknown'}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
                         "the chosen row marked) and commit.txt into DIR (the README's val-select block reads them)")
     parser.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
+    from .runinfo import code_commit
+
+    commit = code_commit()
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
     try:
         if args.folds < 2 or args.repeats < 1:
@@ -240,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = choose(table, args.tie)
     table["chosen"] = table.index == chosen.name
     if args.out:
-        write_results(rows, table, Path(args.out))
+        write_results(rows, table, Path(args.out), commit)
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.round(4).to_string(index=False))
     print(f"chosen (highest mean val balanced accuracy; ties within {args.tie} to the earlier row): "
