@@ -37,7 +37,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation cliff-select invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -144,6 +144,11 @@ semantic-firing: $(VENV)/.installed $(AUDIT) ## how often the conflict rule fire
 
 invented-suite: $(VENV)/.installed ## the invented suite of meaning errors through detect, conflict rule off and on (results/invented_suite; README block)
 	$(PY) -m evidencechain.detect.invented_suite --summary results/invented_suite
+	$(EC) report --readme README.md --only readme
+
+cliff-select: $(VENV)/.installed $(AUDIT) ## the CLIFF design chosen on val only, test never read (results/cliff_select; README block)
+	$(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/select/cliff.toml \
+		--out results/cliff_select
 	$(EC) report --readme README.md --only readme
 
 semantic-ablation: results/semantic/run.json ## the semantic error classes with and without on CLIFF, SummEdits, RAGTruth QA (results/semantic)

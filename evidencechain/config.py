@@ -45,6 +45,10 @@ class EvaluationSpec:
     split, when they are fitted on and scored elsewhere)."""
     response_methods: bool = True
     """Also score [detectors] response_methods (Provenance, Length) in this evaluation."""
+    stack: bool = False
+    """Also fit `calibrate`'s stacker (`detect.stack`) on the calibration split over the calibrated
+    detectors, its threshold by `threshold_metric` on out-of-fold probabilities; reported as the
+    detector 'Stacked' (its words those of [detectors] primary)."""
 
 
 @dataclass

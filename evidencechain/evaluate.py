@@ -239,7 +239,7 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
     (none for the `skipped` levels: their sentence labels are only the answer's label repeated)."""
     rows = []
     if "word" in model.thresholds[model.primary] and len(scored.tokens):
-        span = span_table(scored, test_corpus, list(model.detector_names))
+        span = span_table(scored, test_corpus, list(model.reportable()))
         lengths = {"span_words_gold": mean_run_words(scored.tokens, scored.tokens["label"] > 0),
                    "span_words_gold_calibration": mean_run_words(calibration.tokens, calibration.tokens["label"] > 0)}
         for r in span.to_dict("records"):
@@ -256,7 +256,7 @@ def unit_metrics(unit: Unit, model: EvidenceChain, calibration, scored, test_cor
         cal = cal_frames.get(level)
         if cal is None or level in (skipped or {}):
             continue
-        for name in model.detector_names:
+        for name in model.reportable():
             cut = model.thresholds[name].get(level)
             if cut is None:
                 continue
@@ -286,6 +286,8 @@ def _span_rule(model: EvidenceChain, name: str) -> str:
 
 
 def _family(model: EvidenceChain, name: str) -> str:
+    if name not in model.detectors:
+        return "stacked"
     return "supervised" if model.detectors[name].tags()["supervised"] else "unsupervised"
 
 

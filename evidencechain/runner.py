@@ -157,6 +157,12 @@ class UnitRunner:
                 model = EvidenceChain.from_parts(extractor, **settings).fit_detectors(train, corpus=unit.fit)
                 self.fitted[key] = model.detectors
             cal_scored = model.calibrate_scored(calibration, span_labels=span_labels)
+            if unit.spec.stack:
+                from types import SimpleNamespace
+
+                from .detect.stack import stack
+                stack(model, SimpleNamespace(tables=calibration), seed=config.seed, metric=unit.spec.threshold_metric)
+                cal_scored = model.score_tables(calibration, evidence=False)
         return model, dropped, cal_scored
 
     def run(self, unit: Unit, out: Collected) -> UnitDetails:
@@ -301,7 +307,7 @@ def _provenance_family(config: ExperimentConfig, cache, progress: bool) -> Prove
 
 def _response_scores(unit: Unit, scored, model: EvidenceChain, results, labels: pd.Series) -> pd.DataFrame:
     """Test risk of every answer under every method (long format, for ROC curves)."""
-    risks = {n: scored.responses.set_index("response_id")[f"risk_{n}"] for n in model.detector_names}
+    risks = {n: scored.responses.set_index("response_id")[f"risk_{n}"] for n in model.reportable()}
     for res in results:
         risks.update({m: test for m, (_, test) in res.scores.items()})
     frames = [pd.DataFrame({"unit": unit.label, "response_id": labels.index, "label": labels.to_numpy(),

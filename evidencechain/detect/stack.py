@@ -31,9 +31,10 @@ def stack_decision(labels: np.ndarray, minimum: int, disabled: bool = False) -> 
     return True, ""
 
 
-def stack(model, data, folds: int = 5, seed: int = 17):
-    """Fit a stacker on `data` (a `calibrate.Labelled`) over `model` (already calibrated on the
-    same answers by `calibrate.refit`), make it the reported detector, and return `model`."""
+def stack(model, data, folds: int = 5, seed: int = 17, metric: str = "f1"):
+    """Fit a stacker on `data` (a `calibrate.Labelled`, or anything with its `tables`) over `model`
+    (already calibrated on the same answers), make it the reported detector, and return `model`;
+    the answer threshold maximises `metric` on the out-of-fold probabilities."""
     from sklearn.model_selection import StratifiedGroupKFold
 
     from ..detectors import choose_threshold
@@ -52,7 +53,7 @@ def stack(model, data, folds: int = 5, seed: int = 17):
     has_sentences = responses["sentences"].to_numpy() > 0
     oof = np.where(has_sentences, oof, 0.0)
     stacker = Stacker(inputs, spans, make_estimator(seed).fit(x, y), 0.0, len(y), seed)
-    stacker.threshold = cut = min(float(choose_threshold(y, oof)), 1.0)
+    stacker.threshold = cut = min(float(choose_threshold(y, oof, metric)), 1.0)
     model.stacker = stacker
     model.thresholds[STACKED] = {**{k: v for k, v in model.thresholds[spans].items() if k != "response"},
                                  "response": cut}

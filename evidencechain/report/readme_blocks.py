@@ -236,6 +236,30 @@ def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
     return "\n".join(lines)
 
 
+CLIFF_SELECT = Path("results/cliff_select/summary.csv")
+
+
+def val_select_body(source: Path = CLIFF_SELECT) -> str | None:
+    """Every candidate design's mean val balanced accuracy per evaluation and detector (valselect)."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    cells: dict[tuple[str, str], dict[str, str]] = {}
+    for r in rows:
+        mark = "**" if r["chosen"] == "True" else ""
+        cells.setdefault((r["candidate"], r["evaluation"]), {})[r["method"]] = \
+            f"{mark}{_f(float(r['balanced_accuracy']))}{mark}"
+    chosen = next(r for r in rows if r["chosen"] == "True")
+    lines = [f"From `{source}` (mean summary balanced accuracy of the held-out halves of the `val` cut, "
+             f"{chosen['scores']} per cell; in bold the row the rule chose: {chosen['candidate']}, "
+             f"{chosen['method']}, {chosen['evaluation']}, sd {_f(chosen['sd'] or None)}):", "",
+             "| candidate | evaluation | " + " | ".join(methods) + " |", "|---|---|" + "--:|" * len(methods)]
+    for (candidate, evaluation), by_method in cells.items():
+        lines.append(f"| {candidate} | {evaluation} | " + " | ".join(by_method.get(m, "") for m in methods) + " |")
+    return "\n".join(lines)
+
+
 def pending_body(name: str) -> str:
     """The body of a block whose source has not been built in this checkout."""
     return (f"Not generated in this checkout: its source, {SOURCES[name]}, has not been built here. "
@@ -247,7 +271,7 @@ def source_label(name: str) -> str:
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
     sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION,
-               "invented-suite": INVENTED_SUITE}.get(name)
+               "invented-suite": INVENTED_SUITE, "val-select": CLIFF_SELECT}.get(name)
     if sidecar is not None:
         marker = sidecar.parent / "commit.txt"
         commit = marker.read_text("utf-8").strip() if marker.is_file() else None
@@ -260,11 +284,13 @@ def source_label(name: str) -> str:
 
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
-             "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body}
+             "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body,
+             "val-select": val_select_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
            "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
            "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
-           "invented-suite": f"{INVENTED_SUITE} (make invented-suite)"}
+           "invented-suite": f"{INVENTED_SUITE} (make invented-suite)",
+           "val-select": f"{CLIFF_SELECT} (python -m evidencechain.valselect)"}

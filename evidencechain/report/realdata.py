@@ -60,8 +60,19 @@ def _domains(name: str, frame: pd.DataFrame, text: dict) -> dict:
     return {"mean": best["mean"], "method": best["method"], "fit": best["fitted_on"]}
 
 
+def _chosen(frame: pd.DataFrame, chosen: dict | None) -> pd.Series | None:
+    """The row a section's `chosen` table names (method, fitted_on): a design fixed before the
+    scored split was seen; None when the section names none or the table lacks that row."""
+    if not chosen:
+        return None
+    rows = frame[(frame["method"] == chosen["method"]) & (frame["fitted_on"] == chosen["fitted_on"])]
+    return rows.iloc[0] if len(rows) else None
+
+
 def _summaries(name: str, frame: pd.DataFrame, text: dict) -> dict:
-    ba, word = _best(frame, "summary_balanced_accuracy"), _best(frame, "word_f1")
+    chosen = _chosen(frame, text.get("chosen"))
+    ba = chosen if chosen is not None else _best(frame, "summary_balanced_accuracy")
+    word = _best(frame, "word_f1")
     return {"balanced_accuracy": ba["summary_balanced_accuracy"],
             "ba_method": f"{ba['method']}, fitted on {ba['fitted_on']}", "word_f1": word["word_f1"],
             "word_method": f"{word['method']}, fitted on {word['fitted_on']}"}
