@@ -12,6 +12,7 @@ from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
+from .comparatives import exchanged
 from .confidence import mark_confident
 from .holders import cues, evidence_held, holder_signals, names
 from .lexicon import lexicon
@@ -74,13 +75,15 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     """`whole`: answer is a whole sentence (values recombined are judged on whole sentences only:
     a clause lacks the values its sentence keeps elsewhere)."""
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
-    found = flips if len(flips) % 2 else []
+    swapped = exchanged(answer, e, lex) if flips else 0  # 'B holds more than A' for 'A holds less than B'
+    converse = swapped and (len(flips) + swapped) % 2 == 0  # its exchanged names are no role swap either
+    found = flips if (len(flips) + swapped) % 2 else []
     found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
         found += clause_recombined(answer, e, evidence.sentences, lex)
         found += rebound(answer, e, evidence.sentences, lex)
         found += recombined(answer, e, evidence.values, lex)
-    found += role_swaps(answer, e, lex)
+    found += [] if converse else role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
     out, taken, later = [], set(), []
     for s in found:

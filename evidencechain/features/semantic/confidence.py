@@ -50,6 +50,7 @@ from dataclasses import replace
 
 from .align import View, alignment
 from .base import Signal
+from .irrealis import governed
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
@@ -101,10 +102,27 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     ('where she is voiced by X' is another clause than 'She is Daffy Duck's girlfriend')."""
     words = {w for w in s.evidence.lower().split()}
     keep = []
-    for lo, hi in clauses(e, values(e, lex), lex, sure=True):
-        if any(e.content(j) and e.word(j) in words for j in range(lo, hi)):
-            keep += range(lo, hi)
+    for part in _frames(e, clauses(e, values(e, lex), lex, sure=True), lex):
+        if any(e.content(j) and e.word(j) in words for j in part):
+            keep += part
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
+
+
+def _frames(v: View, parts: list[tuple[int, int]], lex: Lexicon) -> list[list[int]]:
+    """The clauses as position lists, a clause split by a relative clause set off by commas made
+    whole again ('The path, which opened in June, stretches 14 km': 'The path ... stretches 14 km')."""
+    out: list[list[int]] = []
+    opened = None  # the clause a relative clause interrupted
+    for lo, hi in parts:
+        aside = lo > 0 and v.word(lo) in lex.relative and v.word(lo - 1) == "," and v.word(hi - 1) == ","
+        if opened is not None and not aside:
+            opened += range(lo, hi)
+            opened = None
+            continue
+        out.append(list(range(lo, hi)))
+        if aside and len(out) > 1:
+            opened = out[-2]
+    return out
 
 
 def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> bool:
@@ -133,12 +151,32 @@ def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> boo
     return any(a.keys(i) & near and not a.keys(i) & elsewhere for i in nearest)
 
 
-def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
+def _asides(a: View, e: View, others: list[View], lex: Lexicon) -> set[int]:
+    """Positions of the answer's relative clauses set off by commas (', who lived in X for eleven
+    years,') that another evidence sentence than e states: a fact added about an argument, not
+    part of the claim restated from e."""
+    out: set[int] = set()
+    for k in range(1, len(a)):
+        if a.word(k) not in lex.relative or a.word(k - 1) != ",":
+            continue
+        close = next((m for m in range(k + 1, len(a)) if a.word(m) == ","), None)
+        ks = [i for i in range(k, close or 0) if a.content(i)]
+        if not ks or sum(bool(a.keys(i) & e.content_keys) for i in ks) * 2 > len(ks):
+            continue
+        if any(o.content_keys != e.content_keys and sum(bool(a.keys(i) & o.content_keys) for i in ks)
+               >= lex.confidence["min_restated"] * len(ks) for o in others):
+            out.update(ks)
+    return out
+
+
+def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()) -> tuple[float, float]:
     """(share of the answer's other content words in the clauses of e that hold the evidence
-    words, share of those clauses' other content words in a)."""
+    words, less its relative clauses that `others` state (`_asides`), share of those clauses'
+    other content words in a)."""
+    aside = _asides(a, e, others, lex)
     e = _home(e, s, lex)
     own = set(s.tokens)
-    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own and k not in aside]
     forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
@@ -332,12 +370,16 @@ def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
     return None
 
 
-def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
+def _weakened(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     """Whether a modality shift weakens its evidence on a scale where only a stronger answer
-    conflicts, or climbs fewer levels than the scale's `min_steps`."""
+    conflicts, or climbs fewer levels than the scale's `min_steps` (an event the evidence only
+    governs, 'considering moving', that the answer asserts, 'will move', is stronger)."""
     k = _position(a, s.tokens[0])
     if k is None:
         return True
+    first = s.evidence.lower().split()[0]
+    if any(e.word(g) == first for g, _ in governed(e, lex)):
+        return False
     own = {a.word(i) for i in _positions(a, s)}
     words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
     mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]
@@ -388,7 +430,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     source = frozenset().union(*(o.content_keys for o in others or [e]))
     out = []
     for s in signals:
-        forward, back = _restated(a, e, s, lex)
+        forward, back = _restated(a, e, s, lex, others or [])
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
@@ -408,7 +450,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
                 and "antonym" not in classes and sum(w[:1].isalnum() for w in s.evidence.split()) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
-            ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
+            ok = not _weakened(a, e, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
             ok = _distinct(a, s) and _same_slot(a, e, s) and _person_or_number(a, s, lex) and not bound(a, _positions(a, s), lex) \
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \

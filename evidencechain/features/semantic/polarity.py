@@ -108,6 +108,16 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
     return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
+def _persisting(v: View, k: int, lex: Lexicon) -> int | None:
+    """A word asserting that the state at k goes on ('still', 'continues to'), before k in its clause."""
+    for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
+        if v.punct(j):
+            return None
+        if v.word(j) in lex.persistence:
+            return j
+    return None
+
+
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
@@ -129,7 +139,9 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         hits = _related(e, j, a, lex)
         if hits and not any(negated_near(a, p, lex) for p in hits):
             shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
-            out.append(Signal("polarity", (int(a.idx[hits[0]]),), shown))  # 'Neither ... attended': names between
+            still = _persisting(a, hits[0], lex)  # 'still runs' for 'no longer runs': 'still' says it
+            tokens = (int(a.idx[hits[0]]),) if still is None else (int(a.idx[still]), int(a.idx[hits[0]]))
+            out.append(Signal("polarity", tokens, shown))  # 'Neither ... attended': names between
             flipped[1].add(k)
     for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):
         for k in range(len(side)):

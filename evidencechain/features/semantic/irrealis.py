@@ -1,0 +1,106 @@
+"""Irrealis: an evidence event that is only proposed, planned, considered, ordered, requested,
+recommended or expected ('A judge ordered X to halt production', 'is considering moving', 'plan to
+add') which the answer asserts as realised ('X has halted production', 'will move', 'has added').
+
+The evidence's event is the verb a governor (cues.toml [irrealis] governors, by lemma) takes as its
+complement: 'to' and a verb after it (an object may stand between: 'ordered X to halt') or a verb
+in '-ing' right after it ('considering moving'). The answer restates that verb realised: in a past
+or present form, or after 'will' or a perfect's auxiliary, and under no governor, hedge or modal of
+its own ('plans to move', 'may move', 'was ordered to halt' keep it unrealised). A noun the
+governor takes ('proposed a congestion charge') is the status scale's (modality.py), which this
+module helps find the answer's verb of: the passive's participle after the noun ('A congestion
+charge ... has been introduced')."""
+from __future__ import annotations
+
+from .align import View
+from .base import Signal
+from .lexicon import Lexicon
+from .polarity import is_cue
+
+_OBJECT_REACH = 5
+"""Tokens between a governor and the 'to' of its complement ('ordered Pendrell Chemicals to')."""
+_BE = frozenset({"is", "are", "was", "were", "been", "be", "being"})
+_FUNCTION = frozenset({"the", "a", "an", "be", "have", "do", "this", "that", "these", "those", "its", "their"})
+
+
+def _token(v: View, k: int) -> str:
+    return v.word(k) if 0 <= k < len(v) else ""
+
+
+def _complement(v: View, g: int) -> int | None:
+    """The verb that the governor at g takes: '-ing' right after it, or the word after 'to'."""
+    if g + 1 < len(v) and v.word(g + 1).endswith("ing") and v.word(g + 1) != v.lemma(g + 1):
+        return g + 1
+    for j in range(g + 1, min(len(v) - 1, g + 2 + _OBJECT_REACH)):
+        if v.punct(j):
+            return None
+        if v.word(j) == "to":
+            k = j + 1
+            return k if v.text(k).isalpha() and v.text(k).islower() and v.word(k) not in _FUNCTION else None
+    return None
+
+
+def governed(v: View, lex: Lexicon) -> list[tuple[int, int]]:
+    """(governor, governed verb) positions of the sentence."""
+    out = []
+    for g in range(len(v)):
+        if v.lemma(g) in lex.governors:
+            k = _complement(v, g)
+            if k is not None:
+                out.append((g, k))
+    return out
+
+
+def _unrealised(v: View, k: int, lex: Lexicon) -> bool:
+    """Whether a governor, hedge, modal or negation stands before k in its clause ('plans to
+    move', 'could move', 'was ordered to halt', 'did not move')."""
+    for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
+        if v.punct(j):
+            return False
+        if v.lemma(j) in lex.governors or v.word(j) in lex.hedges or is_cue(v, j, lex):
+            return True
+    return False
+
+
+def realised(v: View, k: int, lex: Lexicon, certain: bool = True) -> list[int] | None:
+    """The positions that assert the verb at k as done or certain ('has halted', 'will move',
+    'halted', 'is moving', 'was halted'), or None where its form does not ('to move', 'moving',
+    'to be halted'); `certain`: 'will' counts."""
+    w, before = v.word(k), _token(v, k - 1)
+    aux = [j for j in (k - 1, k - 2) if _token(v, j) in lex.realising and (j == k - 1 or before in _BE)]
+    if aux and not w.endswith("ing") and (certain or _token(v, aux[0]) != "will"):
+        return [aux[0], k]
+    if before in ("be", "being", "to") or aux:
+        return None
+    if w.endswith("ing") or before in _BE:  # 'is moving', 'was halted'
+        return [k - 1, k] if before in _BE and (certain or not w.endswith("ing")) else None
+    return None if w == v.lemma(k) else [k]
+
+
+def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
+    """The answer's verbs that assert an event the evidence only proposes, plans or orders."""
+    out = []
+    for g, j in governed(e, lex):
+        for k in a.find(e.keys(j)):
+            if a.punct(k) or _unrealised(a, k, lex):
+                continue
+            ks = realised(a, k, lex, certain=e.lemma(g) not in lex.intentions)
+            if ks is None or any(e.keys(i) & a.keys(k) and realised(e, i, lex) for i in range(len(e)) if i != j):
+                continue  # the evidence states it done elsewhere too
+            shown = e.span_text([g, j]) if j - g > 2 else e.span_text(list(range(g, j + 1)))
+            out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), shown))
+            break
+    return out
+
+
+def passive_after(v: View, k: int, lex: Lexicon) -> int | None:
+    """The participle of a passive whose subject holds the noun at k ('A congestion charge for the
+    centre of X has been introduced'): the first form of 'be' after k in its clause and the past
+    participle right after it."""
+    for j in range(k + 1, min(len(v) - 1, k + 1 + lex.subject_reach)):
+        if v.punct(j) or v.word(j) in lex.relative:
+            return None
+        if v.word(j) in _BE and v.word(j + 1) != v.lemma(j + 1) \
+                and (v.word(j + 1).endswith(("ed", "en")) or v.word(j + 1) in lex.participles):
+            return j + 1
+    return None
