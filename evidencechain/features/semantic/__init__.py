@@ -8,7 +8,7 @@ number of them keeps the meaning ("not uncommon" for "common", "did not fall" fo
 from __future__ import annotations
 
 from ...text.parse import ParsedText
-from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, sentence_view
+from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, main_frame, sentence_view
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
@@ -47,8 +47,9 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         return []
     out = _signals(answer, e, evidence, lex)
     parts = clauses(answer, values(answer, lex), lex, sure=True)
-    for lo, hi in parts if len(parts) > 1 else ():
-        part = View(answer.doc, answer.idx[lo:hi], answer.start, answer.end)
+    views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
+    main = main_frame(answer, lex.relative)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
+    for part in views + ([main] if main is not None else []):
         other, _ = best_evidence(part, evidence.sentences)
         if other is None:
             continue

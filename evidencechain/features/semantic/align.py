@@ -115,6 +115,32 @@ def evidence_views(doc: ParsedText) -> list[View]:
     return [v for v in (sentence_view(doc, a, b) for a, b in spans) if len(v)]
 
 
+_APPOSITION = frozenset({"a", "an", "the"})
+
+
+def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
+    """Position ranges [lo, hi) of the sentence's asides set off by commas: a relative clause, an
+    apposition or a participle clause between two commas (', who lived in X,' ', a cellist from Y,'
+    ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,')."""
+    commas = [k for k in range(len(v)) if v.word(k) == ","]
+    out = []
+    for lo, hi in zip([-1, *commas], commas):
+        first = lo + 1
+        if first >= hi or (lo < 0 and not v.word(first).endswith(("ed", "ing"))):
+            continue
+        w = v.word(first)
+        if w in relative or w in _APPOSITION or (w.endswith(("ed", "ing")) and w != v.lemma(first)):
+            out.append((first, hi + 1))
+    return out
+
+
+def main_frame(v: View, relative: frozenset[str]) -> View | None:
+    """The sentence without its asides (`asides`), or None where it has none."""
+    cut = {k for lo, hi in asides(v, relative) for k in range(lo, hi)}
+    keep = [k for k in range(len(v)) if k not in cut]
+    return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
+
+
 def alignment(answer: View, evidence: View) -> float:
     """Share of the answer's content words (by lemma or stem) that the evidence sentence has."""
     ks = [k for k in range(len(answer)) if answer.content(k)]

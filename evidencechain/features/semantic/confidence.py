@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .align import View, alignment
+from .align import View, alignment, asides
 from .base import Signal
 from .irrealis import governed
 from .lexicon import Lexicon
@@ -80,9 +80,10 @@ def _local(a: View, e: View, s: Signal) -> bool:
     js = [j for j in range(len(e)) if e.word(j) in words]
     if not ks or not js:
         return False
-    for step, k, j in ((1, ks[-1], js[-1]), (-1, ks[0], js[0])):
+    turned = -1 if _passive_near(a, ks[-1]) != _passive_near(e, js[-1]) else 1  # 'was never inspected by X' / 'X inspected'
+    for step, k, j in ((1, ks[-1], js[-1] if turned == 1 else js[0]), (-1, ks[0], js[0] if turned == 1 else js[-1])):
         mine = [a.keys(i) for i in _clause(a, k, step, 3)]
-        theirs = frozenset().union(*(e.keys(i) for i in _clause(e, j, step, 4)))
+        theirs = frozenset().union(*(e.keys(i) for i in _clause(e, j, step * turned, 4)))
         if mine:
             return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
     return False
@@ -152,15 +153,12 @@ def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> boo
 
 
 def _asides(a: View, e: View, others: list[View], lex: Lexicon) -> set[int]:
-    """Positions of the answer's relative clauses set off by commas (', who lived in X for eleven
-    years,') that another evidence sentence than e states: a fact added about an argument, not
-    part of the claim restated from e."""
+    """Positions of the answer's asides (`align.asides`: ', who lived in X for eleven years,') that
+    another evidence sentence than e states: a fact added about an argument, not part of the claim
+    restated from e."""
     out: set[int] = set()
-    for k in range(1, len(a)):
-        if a.word(k) not in lex.relative or a.word(k - 1) != ",":
-            continue
-        close = next((m for m in range(k + 1, len(a)) if a.word(m) == ","), None)
-        ks = [i for i in range(k, close or 0) if a.content(i)]
+    for lo, hi in asides(a, lex.relative):
+        ks = [i for i in range(lo, hi) if a.content(i)]
         if not ks or sum(bool(a.keys(i) & e.content_keys) for i in ks) * 2 > len(ks):
             continue
         if any(o.content_keys != e.content_keys and sum(bool(a.keys(i) & o.content_keys) for i in ks)
@@ -253,6 +251,12 @@ def _passive_verb(v: View, k: int) -> bool:
     return w.endswith(("ed", "en")) and k > 0 and v.word(k - 1) in _BE
 
 
+def _passive_near(v: View, k: int) -> bool:
+    """A participle after a form of 'be', a negation or adverb between ('was never inspected')."""
+    w = v.word(k)
+    return w.endswith(("ed", "en")) and any(v.word(j) in _BE for j in (k - 1, k - 2) if j >= 0)
+
+
 def _converse(a: View, e: View, s: Signal) -> bool:
     k = _position(a, s.tokens[0])
     hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
@@ -279,7 +283,8 @@ def _other_argument(a: View, e: View, s: Signal) -> bool:
     if k is None or not hits:
         return False
     after = _clause(a, k, 1, 3)
-    theirs = {x for j in hits for i in _clause(e, j, 1, 3) for x in e.keys(i)}
+    step = -1 if any(_passive_near(a, k) != _passive_near(e, j) for j in hits) else 1  # 'was not inspected by X' / 'X inspected'
+    theirs = {x for j in hits for i in _clause(e, j, step, 3) for x in e.keys(i)}
     return bool(after) and not any(a.keys(i) & theirs for i in after)
 
 
@@ -377,9 +382,9 @@ def _weakened(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     k = _position(a, s.tokens[0])
     if k is None:
         return True
-    first = s.evidence.lower().split()[0]
-    if any(e.word(g) == first for g, _ in governed(e, lex)):
-        return False
+    first, will = s.evidence.lower().split()[0], any(a.word(i) in ("will", "'ll") for i in _positions(a, s))
+    if any(e.word(g) == first and not (will and e.lemma(g) in lex.intentions) for g, _ in governed(e, lex)):
+        return False  # 'plans to build' / 'will build': the plan's own strength
     own = {a.word(i) for i in _positions(a, s)}
     words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
     mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]
