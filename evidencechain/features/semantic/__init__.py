@@ -7,6 +7,8 @@ number of them keeps the meaning ("not uncommon" for "common", "did not fall" fo
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...text.parse import ParsedText
 from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, main_frame, sentence_view
 from .antonyms import antonym_flips
@@ -22,6 +24,7 @@ from .quantities import quantity_conflicts
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import role_swaps
 
+_CONVERSE = ("polarity", "antonym", "roles")
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
 
@@ -78,13 +81,13 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     swapped = exchanged(answer, e, lex) if flips else 0  # 'B holds more than A' for 'A holds less than B'
     converse = swapped and (len(flips) + swapped) % 2 == 0  # its exchanged names are no role swap either
-    found = flips if (len(flips) + swapped) % 2 else []
+    found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
         found += clause_recombined(answer, e, evidence.sentences, lex)
         found += rebound(answer, e, evidence.sentences, lex)
         found += recombined(answer, e, evidence.values, lex)
-    found += [] if converse else role_swaps(answer, e, lex)
+    found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
     out, taken, later = [], set(), []
     for s in found:
@@ -94,6 +97,8 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         elif s.cls == "modality":
             later.append(s)
     out = mark_confident(out, answer, e, lex, evidence.sentences)
+    if converse:  # a converse comparison: its flip and its exchanged names keep the meaning
+        out = [replace(x, confident=False) if x.cls in _CONVERSE else x for x in out]
     better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident]
     if whole and not any(s.confident for s in out):
         better += _fused_shifts(answer, e, evidence, lex, set())

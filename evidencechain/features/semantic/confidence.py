@@ -50,7 +50,7 @@ from dataclasses import replace
 
 from .align import View, alignment, asides
 from .base import Signal
-from .irrealis import governed
+from .irrealis import governed, intention
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
@@ -383,7 +383,7 @@ def _weakened(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     if k is None:
         return True
     first, will = s.evidence.lower().split()[0], any(a.word(i) in ("will", "'ll") for i in _positions(a, s))
-    if any(e.word(g) == first and not (will and e.lemma(g) in lex.intentions) for g, _ in governed(e, lex)):
+    if any(e.word(g) == first and not (will and intention(e, g, lex)) for g, _ in governed(e, lex)):
         return False  # 'plans to build' / 'will build': the plan's own strength
     own = {a.word(i) for i in _positions(a, s)}
     words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .lexicon import Lexicon
+from .lexicon import Lexicon, stem
 from .polarity import is_cue
 
 _OBJECT_REACH = 5
@@ -40,11 +40,23 @@ def _complement(v: View, g: int) -> int | None:
     return None
 
 
+def governor(v: View, g: int, lex: Lexicon) -> str | None:
+    """The governor lemma the word at g is, by its lemma or its stem ('hopes', which the tagger
+    may lemmatise as 'hop')."""
+    if v.lemma(g) in lex.governors:
+        return v.lemma(g)
+    return lex.governor_stems.get(stem(v.word(g)))
+
+
+def intention(v: View, g: int, lex: Lexicon) -> bool:
+    return governor(v, g, lex) in lex.intentions
+
+
 def governed(v: View, lex: Lexicon) -> list[tuple[int, int]]:
     """(governor, governed verb) positions of the sentence."""
     out = []
     for g in range(len(v)):
-        if v.lemma(g) in lex.governors:
+        if governor(v, g, lex) is not None:
             k = _complement(v, g)
             if k is not None:
                 out.append((g, k))
@@ -57,7 +69,7 @@ def _unrealised(v: View, k: int, lex: Lexicon) -> bool:
     for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
         if v.punct(j):
             return False
-        if v.lemma(j) in lex.governors or v.word(j) in lex.hedges or is_cue(v, j, lex):
+        if governor(v, j, lex) is not None or v.word(j) in lex.hedges or is_cue(v, j, lex):
             return True
     return False
 
@@ -84,13 +96,32 @@ def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
         for k in a.find(e.keys(j)):
             if a.punct(k) or _unrealised(a, k, lex):
                 continue
-            ks = realised(a, k, lex, certain=e.lemma(g) not in lex.intentions)
+            ks = realised(a, k, lex, certain=not intention(e, g, lex))
             if ks is None or any(e.keys(i) & a.keys(k) and realised(e, i, lex) for i in range(len(e)) if i != j):
                 continue  # the evidence states it done elsewhere too
             shown = e.span_text([g, j]) if j - g > 2 else e.span_text(list(range(g, j + 1)))
             out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), shown))
             break
+    for g in range(len(e)):  # a thing proposed or planned: 'is planning a new wing' -> 'a new wing was built'
+        n = _object(e, g, lex)
+        if n is None:
+            continue
+        for k in a.find(e.keys(n)):
+            verb = done_on(a, k, lex)
+            if verb is None or _unrealised(a, verb, lex) or e.find(a.keys(verb)) or a.find(e.keys(g)):
+                continue
+            out.append(Signal("modality", (int(a.idx[verb]),), e.span_text([g, n])))
+            break
     return out
+
+
+def _object(v: View, g: int, lex: Lexicon) -> int | None:
+    """The noun a governor takes as its object ('planning a new wing': 'wing' after its modifiers
+    is not read; its first content word, 'new', stands for it), when it takes no verb."""
+    if governor(v, g, lex) is None or _complement(v, g) is not None or v.word(g) == v.lemma(g) \
+            or _token(v, g + 1) not in ("a", "an", "the"):
+        return None
+    return v.next_content(g + 1, 3)
 
 
 def passive_after(v: View, k: int, lex: Lexicon) -> int | None:
@@ -104,3 +135,24 @@ def passive_after(v: View, k: int, lex: Lexicon) -> int | None:
                 and (v.word(j + 1).endswith(("ed", "en")) or v.word(j + 1) in lex.participles):
             return j + 1
     return None
+
+
+def _past(v: View, k: int) -> bool:
+    """A verb in a past form ('dredged', 'sold', 'has opened'), not after 'to': a status the
+    answer states as reached."""
+    w = v.word(k)
+    return w != v.lemma(k) and not w.endswith(("s", "ing", "est", "er", "ly")) and _token(v, k - 1) != "to"
+
+
+def done_on(v: View, k: int, lex: Lexicon) -> int | None:
+    """The word at k, or else the verb it is the object of ('held its regatta', 'won the prize'),
+    where it is a past form, or else the passive participle it is the subject of ('A congestion
+    charge for X has been introduced')."""
+    if _past(v, k):
+        return k
+    j = k - 1
+    while j >= 0 and k - j <= 3 and not v.punct(j):
+        if v.content(j):
+            return j if _past(v, j) and not v.doc.like_num[v.idx[j]] else passive_after(v, k, lex)
+        j -= 1
+    return passive_after(v, k, lex)

@@ -97,6 +97,8 @@ class Lexicon:
     """Lemmas of heads whose complement is an event not real ('propose', 'order'): cues.toml [irrealis]."""
     intentions: frozenset[str] = frozenset()
     """Governors that a 'will' in the answer restates ('plan', 'expect')."""
+    governor_stems: dict[str, str] = field(default_factory=dict)
+    """stem -> governor lemma."""
     realising: frozenset[str] = frozenset()
     hedges: frozenset[str] = frozenset()
     subject_reach: int = 0
@@ -182,7 +184,8 @@ def _synonyms() -> dict[str, frozenset[str]]:
 
 
 def _irrealis(table: dict) -> dict:
-    return {"governors": frozenset(table["governors"]) | frozenset(table["intentions"]),
+    every = [*table["governors"], *table["intentions"]]
+    return {"governors": frozenset(every), "governor_stems": {stem(w): w for w in every},
             "intentions": frozenset(table["intentions"]), "realising": frozenset(table["realising"]),
             "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..numeric import WORD_NUMBERS
 from .align import View, sentence_view
 from .base import Signal
-from .irrealis import governed, irrealis_shifts, passive_after
+from .irrealis import done_on, governed, irrealis_shifts
 from .lexicon import Lexicon, stem
 from .polarity import is_cue, prefixed
 
@@ -217,27 +217,6 @@ def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
                                                  if whole.idx[i] < a.idx[k])
 
 
-def _done(v: View, k: int) -> bool:
-    """A verb in a past form ('dredged', 'sold', 'has opened'), not after 'to': a status the
-    answer states as reached."""
-    w = v.word(k)
-    return w != v.lemma(k) and not w.endswith(("s", "ing", "est", "er", "ly")) and _token(v, k - 1) != "to"
-
-
-def _done_on(v: View, k: int, lex: Lexicon) -> int | None:
-    """The word at k, or else the verb it is the object of ('held its regatta', 'won the prize'),
-    where it is a past form, or else the passive participle it is the subject of ('A congestion
-    charge for X has been introduced')."""
-    if _done(v, k):
-        return k
-    j = k - 1
-    while j >= 0 and k - j <= 3 and not v.punct(j):
-        if v.content(j):
-            return j if _done(v, j) and not v.doc.like_num[v.idx[j]] else passive_after(v, k, lex)
-        j -= 1
-    return passive_after(v, k, lex)
-
-
 def _hedged(a: View, k: int, mine: list[Hit], top: int, lex: Lexicon) -> bool:
     """Whether the answer's word at k keeps a hedge: a scale word below `top` anywhere, or an
     auxiliary before it in its clause ('so that larger ships can dock' hedges 'dock', not 'dredged')."""
@@ -293,10 +272,10 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
                 continue
             done = [h.lo for h in mine if h.level == top]  # 'allege that X took' -> 'X was convicted of taking'
             found = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
-                     and (name == "epistemic" or done or _done_on(a, k, lex) is not None)]
+                     and (name == "epistemic" or done or done_on(a, k, lex) is not None)]
             if found and not _kept(a, found[0], e, j, lex):
                 k = min(done, key=lambda k: abs(k - found[0])) if done else found[0]
-                k = k if done or name == "epistemic" else _done_on(a, k, lex)
+                k = k if done or name == "epistemic" else done_on(a, k, lex)
                 if any(e.keys(i) & a.keys(k) for i in range(len(e)) if i != scoped):
                     continue  # the evidence states the answer's word elsewhere ('nominated ... promise to appoint')
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
