@@ -48,6 +48,13 @@ def governor(v: View, g: int, lex: Lexicon) -> str | None:
     return lex.governor_stems.get(stem(v.word(g)))
 
 
+def _fulfilled(v: View, g: int, lex: Lexicon) -> bool:
+    """Whether a word before the governor in its clause makes its event real ('fulfilling his
+    pledge to appoint', 'after a request to')."""
+    return any(v.word(j) in lex.fulfilled for j in range(max(0, g - 3), g)
+               if not any(v.punct(i) for i in range(j, g)))
+
+
 def intention(v: View, g: int, lex: Lexicon) -> bool:
     return governor(v, g, lex) in lex.intentions
 
@@ -56,7 +63,7 @@ def governed(v: View, lex: Lexicon) -> list[tuple[int, int]]:
     """(governor, governed verb) positions of the sentence."""
     out = []
     for g in range(len(v)):
-        if governor(v, g, lex) is not None:
+        if governor(v, g, lex) is not None and not _fulfilled(v, g, lex):
             k = _complement(v, g)
             if k is not None:
                 out.append((g, k))

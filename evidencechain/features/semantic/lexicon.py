@@ -99,6 +99,8 @@ class Lexicon:
     """Governors that a 'will' in the answer restates ('plan', 'expect')."""
     governor_stems: dict[str, str] = field(default_factory=dict)
     """stem -> governor lemma."""
+    fulfilled: frozenset[str] = frozenset()
+    """Words before a governor that make its event real ('fulfilling his pledge to appoint')."""
     realising: frozenset[str] = frozenset()
     hedges: frozenset[str] = frozenset()
     subject_reach: int = 0
@@ -186,7 +188,8 @@ def _synonyms() -> dict[str, frozenset[str]]:
 def _irrealis(table: dict) -> dict:
     every = [*table["governors"], *table["intentions"]]
     return {"governors": frozenset(every), "governor_stems": {stem(w): w for w in every},
-            "intentions": frozenset(table["intentions"]), "realising": frozenset(table["realising"]),
+            "intentions": frozenset(table["intentions"]),
+            "fulfilled": frozenset(table["fulfilled"]), "realising": frozenset(table["realising"]),
             "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
 
 

@@ -255,7 +255,7 @@ def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex
 def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) -> list[Signal]:
     """`best`: e is another evidence sentence than the best-aligned one (a sentence fusing two);
     then only shifts between two scale words, on scales that `best` has no word of."""
-    out = irrealis_shifts(a, e, lex) if best is None or not governed(best, lex) else []
+    out = []
     for name, scale in lex.modality.items():
         if best is not None and hits(best, name, lex):
             continue
@@ -288,4 +288,6 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
                     and e.find(a.keys(scoped)):
                 hit = e.find(a.keys(scoped))[0]
                 out.append(Signal("modality", (int(a.idx[h.lo]),), e.text(hit)))
-    return out
+    taken = {t for s in out for t in s.tokens}  # a scale's own shift first ('proposed' -> 'completed')
+    irrealis = irrealis_shifts(a, e, lex) if best is None or not governed(best, lex) else []
+    return out + [s for s in irrealis if not taken.intersection(s.tokens)]

@@ -131,10 +131,12 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
     out = []
-    a_cues, e_cues = _uncancelled(_once(_cues(a, lex))), _uncancelled(_once(_cues(e, lex)))
+    a_all, e_all = _once(_cues(a, lex)), _once(_cues(e, lex))
+    a_cues, e_cues = _uncancelled(a_all), _uncancelled(e_all)
     e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
     a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
-    flipped = (set(), set())  # cue positions that flipped their word, answer side and evidence side
+    # cue positions that flipped their word (or cancel another cue), answer side and evidence side
+    flipped = ({k for k, _ in a_all} - {k for k, _ in a_cues}, {k for k, _ in e_all} - {k for k, _ in e_cues})
     for k, j in a_cues:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
