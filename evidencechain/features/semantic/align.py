@@ -123,13 +123,14 @@ def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
     apposition or a participle clause between two commas (', who lived in X,' ', a cellist from Y,'
     ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,')."""
     commas = [k for k in range(len(v)) if v.word(k) == ","]
-    out = []
+    out: list[tuple[int, int]] = []
     for lo, hi in zip([-1, *commas], commas):
         first = lo + 1
         if first >= hi or (lo < 0 and not v.word(first).endswith(("ed", "ing"))):
             continue
         w = v.word(first)
-        if w in relative or w in _APPOSITION or (w.endswith(("ed", "ing")) and w != v.lemma(first)):
+        after_aside = bool(out) and out[-1][1] == first  # 'Finished in 1899, the viaduct, ...': the subject
+        if w in relative or (w in _APPOSITION and not after_aside) or (w.endswith(("ed", "ing")) and w != v.lemma(first)):
             out.append((first, hi + 1))
     return out
 
