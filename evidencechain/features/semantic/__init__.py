@@ -25,6 +25,7 @@ from .recombination import clause_recombined, clauses, recombined, values
 from .roles import role_swaps
 
 _CONVERSE = ("polarity", "antonym", "roles")
+_FRAMED = ("polarity", "modality", "quantity")
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
 
@@ -57,6 +58,8 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if other is None:
             continue
         for s in _signals(part, other, evidence, lex, whole=False):
+            if part is main and s.cls not in _FRAMED:
+                continue  # the main frame serves the classes of one predicate, not names in it
             if s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))):
                 continue  # the sentence has the opposite too ('up ..., but down'): the clause alone misleads
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]

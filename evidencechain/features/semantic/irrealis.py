@@ -51,7 +51,7 @@ def governor(v: View, g: int, lex: Lexicon) -> str | None:
 def _fulfilled(v: View, g: int, lex: Lexicon) -> bool:
     """Whether a word before the governor in its clause makes its event real ('fulfilling his
     pledge to appoint', 'after a request to')."""
-    return any(v.word(j) in lex.fulfilled for j in range(max(0, g - 3), g)
+    return any(v.word(j) in lex.fulfilled for j in range(max(0, g - lex.cue_reach), g)
                if not any(v.punct(i) for i in range(j, g)))
 
 
@@ -93,7 +93,7 @@ def realised(v: View, k: int, lex: Lexicon, certain: bool = True) -> list[int] |
         return None
     if w.endswith("ing") or before in _BE:  # 'is moving', 'was halted'
         return [k - 1, k] if before in _BE and (certain or not w.endswith("ing")) else None
-    return None if w == v.lemma(k) else [k]
+    return None if w == v.lemma(k) or w.endswith("s") else [k]  # 'babysits' may be a noun: a past form only
 
 
 def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
@@ -123,9 +123,10 @@ def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
 
 
 def _object(v: View, g: int, lex: Lexicon) -> int | None:
-    """The noun a governor takes as its object ('planning a new wing': 'wing' after its modifiers
-    is not read; its first content word, 'new', stands for it), when it takes no verb."""
-    if governor(v, g, lex) is None or _complement(v, g) is not None or v.word(g) == v.lemma(g) \
+    """The noun a governor of `object_governors` takes as its object ('planning a new wing': its
+    first content word, 'new', stands for it), when it takes no verb ('recommended the croissant'
+    is no event)."""
+    if governor(v, g, lex) not in lex.object_governors or _complement(v, g) is not None or v.word(g) == v.lemma(g) \
             or _token(v, g + 1) not in ("a", "an", "the"):
         return None
     return v.next_content(g + 1, 3)

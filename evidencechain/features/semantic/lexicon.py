@@ -99,6 +99,8 @@ class Lexicon:
     """Governors that a 'will' in the answer restates ('plan', 'expect')."""
     governor_stems: dict[str, str] = field(default_factory=dict)
     """stem -> governor lemma."""
+    object_governors: frozenset[str] = frozenset()
+    """Governors whose noun object is an event to come ('proposed a congestion charge')."""
     fulfilled: frozenset[str] = frozenset()
     """Words before a governor that make its event real ('fulfilling his pledge to appoint')."""
     realising: frozenset[str] = frozenset()
@@ -189,7 +191,8 @@ def _irrealis(table: dict) -> dict:
     every = [*table["governors"], *table["intentions"]]
     return {"governors": frozenset(every), "governor_stems": {stem(w): w for w in every},
             "intentions": frozenset(table["intentions"]),
-            "fulfilled": frozenset(table["fulfilled"]), "realising": frozenset(table["realising"]),
+            "object_governors": frozenset(table["object_governors"]), "fulfilled": frozenset(table["fulfilled"]),
+            "realising": frozenset(table["realising"]),
             "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
 
 
