@@ -142,6 +142,23 @@ def main_frame(v: View, relative: frozenset[str]) -> View | None:
     return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
 
 
+def frames(v: View, parts: list[tuple[int, int]], relative: frozenset[str]) -> list[list[int]]:
+    """The clauses as position lists, a clause split by a relative clause set off by commas made
+    whole again ('The path, which opened in June, stretches 14 km': 'The path ... stretches 14 km')."""
+    out: list[list[int]] = []
+    opened = None  # the clause a relative clause interrupted
+    for lo, hi in parts:
+        aside = lo > 0 and v.word(lo) in relative and v.word(lo - 1) == "," and v.word(hi - 1) == ","
+        if opened is not None and not aside:
+            opened += range(lo, hi)
+            opened = None
+            continue
+        out.append(list(range(lo, hi)))
+        if aside and len(out) > 1:
+            opened = out[-2]
+    return out
+
+
 def alignment(answer: View, evidence: View) -> float:
     """Share of the answer's content words (by lemma or stem) that the evidence sentence has."""
     ks = [k for k in range(len(answer)) if answer.content(k)]

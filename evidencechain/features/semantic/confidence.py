@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .align import View, alignment, asides
+from .align import View, alignment, asides, frames
 from .base import Signal
 from .irrealis import governed, intention
 from .lexicon import Lexicon
@@ -103,27 +103,10 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     ('where she is voiced by X' is another clause than 'She is Daffy Duck's girlfriend')."""
     words = {w for w in s.evidence.lower().split()}
     keep = []
-    for part in _frames(e, clauses(e, values(e, lex), lex, sure=True), lex):
+    for part in frames(e, clauses(e, values(e, lex), lex, sure=True), lex.relative):
         if any(e.content(j) and e.word(j) in words for j in part):
             keep += part
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
-
-
-def _frames(v: View, parts: list[tuple[int, int]], lex: Lexicon) -> list[list[int]]:
-    """The clauses as position lists, a clause split by a relative clause set off by commas made
-    whole again ('The path, which opened in June, stretches 14 km': 'The path ... stretches 14 km')."""
-    out: list[list[int]] = []
-    opened = None  # the clause a relative clause interrupted
-    for lo, hi in parts:
-        aside = lo > 0 and v.word(lo) in lex.relative and v.word(lo - 1) == "," and v.word(hi - 1) == ","
-        if opened is not None and not aside:
-            opened += range(lo, hi)
-            opened = None
-            continue
-        out.append(list(range(lo, hi)))
-        if aside and len(out) > 1:
-            opened = out[-2]
-    return out
 
 
 def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> bool:
