@@ -7,11 +7,14 @@ number of them keeps the meaning ("not uncommon" for "common", "did not fall" fo
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...text.parse import ParsedText
-from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, sentence_view
+from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views, main_frame, sentence_view
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
+from .comparatives import exchanged
 from .confidence import mark_confident
 from .holders import cues, evidence_held, holder_signals, names
 from .lexicon import lexicon
@@ -21,6 +24,8 @@ from .quantities import quantity_conflicts
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
 
+_CONVERSE = ("polarity", "antonym", "roles")
+_FRAMED = ("polarity", "modality", "quantity")
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
 
@@ -46,12 +51,15 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         return []
     out = _signals(answer, e, evidence, lex)
     parts = clauses(answer, values(answer, lex), lex, sure=True)
-    for lo, hi in parts if len(parts) > 1 else ():
-        part = View(answer.doc, answer.idx[lo:hi], answer.start, answer.end)
+    views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
+    main = main_frame(answer, lex.relative)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
+    for part in views + ([main] if main is not None else []):
         other, _ = best_evidence(part, evidence.sentences)
         if other is None:
             continue
         for s in _signals(part, other, evidence, lex, whole=False):
+            if part is main and s.cls not in _FRAMED:
+                continue  # the main frame serves the classes of one predicate, not names in it
             if s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))):
                 continue  # the sentence has the opposite too ('up ..., but down'): the clause alone misleads
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
@@ -81,6 +89,8 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     """`whole`: answer is a whole sentence (values recombined are judged on whole sentences only:
     a clause lacks the values its sentence keeps elsewhere)."""
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
+    swapped = exchanged(answer, e, lex) if flips else 0  # 'B holds more than A' for 'A holds less than B'
+    converse = swapped and (len(flips) + swapped) % 2 == 0  # its exchanged names are no role swap either
     found = flips if len(flips) % 2 else []
     found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
@@ -97,6 +107,8 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         elif s.cls == "modality":
             later.append(s)
     out = mark_confident(out, answer, e, lex, evidence.sentences)
+    if converse:  # a converse comparison: its flip and its exchanged names keep the meaning
+        out = [replace(x, confident=False) if x.cls in _CONVERSE else x for x in out]
     better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident]
     if whole and not any(s.confident for s in out):
         better += _fused_shifts(answer, e, evidence, lex, set())

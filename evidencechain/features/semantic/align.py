@@ -115,6 +115,50 @@ def evidence_views(doc: ParsedText) -> list[View]:
     return [v for v in (sentence_view(doc, a, b) for a, b in spans) if len(v)]
 
 
+_APPOSITION = frozenset({"a", "an", "the"})
+
+
+def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
+    """Position ranges [lo, hi) of the sentence's asides set off by commas: a relative clause, an
+    apposition or a participle clause between two commas (', who lived in X,' ', a cellist from Y,'
+    ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,')."""
+    commas = [k for k in range(len(v)) if v.word(k) == ","]
+    out: list[tuple[int, int]] = []
+    for lo, hi in zip([-1, *commas], commas):
+        first = lo + 1
+        if first >= hi or (lo < 0 and not v.word(first).endswith(("ed", "ing"))):
+            continue
+        w = v.word(first)
+        after_aside = bool(out) and out[-1][1] == first  # 'Finished in 1899, the viaduct, ...': the subject
+        if w in relative or (w in _APPOSITION and not after_aside) or (w.endswith(("ed", "ing")) and w != v.lemma(first)):
+            out.append((first, hi + 1))
+    return out
+
+
+def main_frame(v: View, relative: frozenset[str]) -> View | None:
+    """The sentence without its asides (`asides`), or None where it has none."""
+    cut = {k for lo, hi in asides(v, relative) for k in range(lo, hi)}
+    keep = [k for k in range(len(v)) if k not in cut]
+    return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
+
+
+def frames(v: View, parts: list[tuple[int, int]], relative: frozenset[str]) -> list[list[int]]:
+    """The clauses as position lists, a clause split by a relative clause set off by commas made
+    whole again ('The path, which opened in June, stretches 14 km': 'The path ... stretches 14 km')."""
+    out: list[list[int]] = []
+    opened = None  # the clause a relative clause interrupted
+    for lo, hi in parts:
+        aside = lo > 0 and v.word(lo) in relative and v.word(lo - 1) == "," and v.word(hi - 1) == ","
+        if opened is not None and not aside:
+            opened += range(lo, hi)
+            opened = None
+            continue
+        out.append(list(range(lo, hi)))
+        if aside and len(out) > 1:
+            opened = out[-2]
+    return out
+
+
 def alignment(answer: View, evidence: View) -> float:
     """Share of the answer's content words (by lemma or stem) that the evidence sentence has."""
     ks = [k for k in range(len(answer)) if answer.content(k)]

@@ -48,9 +48,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .align import View, alignment
+from .align import View, alignment, asides, frames
 from .base import Signal
 from .frames import relations
+from .irrealis import governed, intention
 from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
@@ -80,9 +81,10 @@ def _local(a: View, e: View, s: Signal) -> bool:
     js = [j for j in range(len(e)) if e.word(j) in words]
     if not ks or not js:
         return False
-    for step, k, j in ((1, ks[-1], js[-1]), (-1, ks[0], js[0])):
+    turned = -1 if _passive_near(a, ks[-1]) != _passive_near(e, js[-1]) else 1  # 'was never inspected by X' / 'X inspected'
+    for step, k, j in ((1, ks[-1], js[-1] if turned == 1 else js[0]), (-1, ks[0], js[0] if turned == 1 else js[-1])):
         mine = [a.keys(i) for i in _clause(a, k, step, 3)]
-        theirs = frozenset().union(*(e.keys(i) for i in _clause(e, j, step, 4)))
+        theirs = frozenset().union(*(e.keys(i) for i in _clause(e, j, step * turned, 4)))
         if mine:
             return sum(bool(x & theirs) for x in mine) * 2 > len(mine)
     return False
@@ -102,9 +104,9 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     ('where she is voiced by X' is another clause than 'She is Daffy Duck's girlfriend')."""
     words = {w for w in s.evidence.lower().split()}
     keep = []
-    for lo, hi in clauses(e, values(e, lex), lex, sure=True):
-        if any(e.content(j) and e.word(j) in words for j in range(lo, hi)):
-            keep += range(lo, hi)
+    for part in frames(e, clauses(e, values(e, lex), lex, sure=True), lex.relative):
+        if any(e.content(j) and e.word(j) in words for j in part):
+            keep += part
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
 
 
@@ -134,12 +136,29 @@ def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> boo
     return any(a.keys(i) & near and not a.keys(i) & elsewhere for i in nearest)
 
 
-def _restated(a: View, e: View, s: Signal, lex: Lexicon) -> tuple[float, float]:
+def _asides(a: View, e: View, others: list[View], lex: Lexicon) -> set[int]:
+    """Positions of the answer's asides (`align.asides`: ', who lived in X for eleven years,') that
+    another evidence sentence than e states: a fact added about an argument, not part of the claim
+    restated from e."""
+    out: set[int] = set()
+    for lo, hi in asides(a, lex.relative):
+        ks = [i for i in range(lo, hi) if a.content(i)]
+        if not ks or sum(bool(a.keys(i) & e.content_keys) for i in ks) * 2 > len(ks):
+            continue
+        if any(o.content_keys != e.content_keys and sum(bool(a.keys(i) & o.content_keys) for i in ks)
+               >= lex.confidence["min_restated"] * len(ks) for o in others):
+            out.update(ks)
+    return out
+
+
+def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()) -> tuple[float, float]:
     """(share of the answer's other content words in the clauses of e that hold the evidence
-    words, share of those clauses' other content words in a)."""
+    words, less its relative clauses that `others` state (`_asides`), share of those clauses'
+    other content words in a)."""
+    aside = _asides(a, e, others, lex)
     e = _home(e, s, lex)
     own = set(s.tokens)
-    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
+    ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own and k not in aside]
     forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
@@ -224,6 +243,12 @@ def _passive_verb(v: View, k: int) -> bool:
     return w.endswith(("ed", "en")) and k > 0 and v.word(k - 1) in _BE
 
 
+def _passive_near(v: View, k: int) -> bool:
+    """A participle after a form of 'be', a negation or adverb between ('was never inspected')."""
+    w = v.word(k)
+    return w.endswith(("ed", "en")) and any(v.word(j) in _BE for j in (k - 1, k - 2) if j >= 0)
+
+
 def _converse(a: View, e: View, s: Signal) -> bool:
     k = _position(a, s.tokens[0])
     hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
@@ -250,7 +275,8 @@ def _other_argument(a: View, e: View, s: Signal) -> bool:
     if k is None or not hits:
         return False
     after = _clause(a, k, 1, 3)
-    theirs = {x for j in hits for i in _clause(e, j, 1, 3) for x in e.keys(i)}
+    step = -1 if any(_passive_near(a, k) != _passive_near(e, j) for j in hits) else 1  # 'was not inspected by X' / 'X inspected'
+    theirs = {x for j in hits for i in _clause(e, j, step, 3) for x in e.keys(i)}
     return bool(after) and not any(a.keys(i) & theirs for i in after)
 
 
@@ -341,12 +367,16 @@ def _level(word: str, lex: Lexicon) -> tuple[str, int] | None:
     return None
 
 
-def _weakened(a: View, s: Signal, lex: Lexicon) -> bool:
+def _weakened(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     """Whether a modality shift weakens its evidence on a scale where only a stronger answer
-    conflicts, or climbs fewer levels than the scale's `min_steps`."""
+    conflicts, or climbs fewer levels than the scale's `min_steps` (an event the evidence only
+    governs, 'considering moving', that the answer asserts, 'will move', is stronger)."""
     k = _position(a, s.tokens[0])
     if k is None:
         return True
+    first, will = s.evidence.lower().split()[0], any(a.word(i) in ("will", "'ll") for i in _positions(a, s))
+    if any(e.word(g) == first and not (will and intention(e, g, lex)) for g, _ in governed(e, lex)):
+        return False  # 'plans to build' / 'will build': the plan's own strength
     own = {a.word(i) for i in _positions(a, s)}
     words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
     mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]
@@ -397,7 +427,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     source = frozenset().union(*(o.content_keys for o in others or [e]))
     out = []
     for s in signals:
-        forward, back = _restated(a, e, s, lex)
+        forward, back = _restated(a, e, s, lex, others or [])
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
@@ -417,7 +447,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
                 and "antonym" not in classes and _role_words(e, s) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
-            ok = not _weakened(a, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
+            ok = not _weakened(a, e, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
         elif ok and s.cls == "recombination":
             ok = _distinct(a, s) and _same_slot(a, e, s) and _person_or_number(a, s, lex) and not bound(a, _positions(a, s), lex) \
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \

@@ -73,6 +73,10 @@ class Lexicon:
     pair_cues: frozenset[tuple[str, str]] = frozenset()
     subject_cues: frozenset[str] = frozenset()
     comparative_cues: frozenset[str] = frozenset()
+    comparison: frozenset[str] = frozenset()
+    """Words joining a comparison's two arguments ('than', 'before', 'after')."""
+    persistence: frozenset[str] = frozenset()
+    """Words asserting a state goes on ('still'), the answer's side of a 'no longer' flip."""
     relations: dict[tuple[str, ...], str] = field(default_factory=dict)
     """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -86,6 +90,22 @@ class Lexicon:
     min_steps: dict[str, int] = field(default_factory=dict)
     """Scale -> the fewest levels a confident shift climbs (1 where not listed)."""
     participles: frozenset[str] = frozenset()
+    floating: frozenset[str] = frozenset()
+    """Auxiliaries after which a quantifier floats off its subject ('have all replaced')."""
+    floaters: frozenset[str] = frozenset()
+    governors: frozenset[str] = frozenset()
+    """Lemmas of heads whose complement is an event not real ('propose', 'order'): cues.toml [irrealis]."""
+    intentions: frozenset[str] = frozenset()
+    """Governors that a 'will' in the answer restates ('plan', 'expect')."""
+    governor_stems: dict[str, str] = field(default_factory=dict)
+    """stem -> governor lemma."""
+    object_governors: frozenset[str] = frozenset()
+    """Governors whose noun object is an event to come ('proposed a congestion charge')."""
+    fulfilled: frozenset[str] = frozenset()
+    """Words before a governor that make its event real ('fulfilling his pledge to appoint')."""
+    realising: frozenset[str] = frozenset()
+    hedges: frozenset[str] = frozenset()
+    subject_reach: int = 0
     """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
 
@@ -147,10 +167,12 @@ def lexicon() -> Lexicon:
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()},
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
-        comparative_cues=frozenset(pol["comparative_cues"]),
+        comparative_cues=frozenset(pol["comparative_cues"]), comparison=frozenset(pol["comparison"]),
+        persistence=frozenset(pol["persistence"]),
         synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
+        floating=frozenset(mod["floating"]), floaters=frozenset(mod["floaters"]),
         strengthened_only=frozenset(mod["strengthened_only"]), min_steps={k: int(v) for k, v in mod["min_steps"].items()},
-        **_roles(cues["roles"]))
+        **_irrealis(cues["irrealis"]), **_roles(cues["roles"]))
 
 
 def _synonyms() -> dict[str, frozenset[str]]:
@@ -163,6 +185,15 @@ def _synonyms() -> dict[str, frozenset[str]]:
         for s in stems:
             out.setdefault(s, set()).update(stems - {s})
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _irrealis(table: dict) -> dict:
+    every = [*table["governors"], *table["intentions"]]
+    return {"governors": frozenset(every), "governor_stems": {stem(w): w for w in every},
+            "intentions": frozenset(table["intentions"]),
+            "object_governors": frozenset(table["object_governors"]), "fulfilled": frozenset(table["fulfilled"]),
+            "realising": frozenset(table["realising"]),
+            "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
 
 
 def _roles(roles: dict) -> dict:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..numeric import WORD_NUMBERS
 from .align import View, sentence_view
 from .base import Signal
+from .irrealis import done_on, governed, irrealis_shifts
 from .lexicon import Lexicon, stem
 from .polarity import is_cue, prefixed
 
@@ -33,6 +34,23 @@ class Hit:
     hi: int
     """Tokens lo..hi-1 of the view: a scale word or phrase."""
     level: int
+    subject: tuple[int, ...] = ()
+    """A floating quantifier's subject ('the schools have all replaced'): the words it bears on."""
+
+
+def _subject(v: View, k: int, lex: Lexicon) -> tuple[int, ...] | None:
+    """The content words of the subject before the auxiliary at k, back to the clause's start;
+    None where it is a list ('Ana, Ben and Cy are all') or has no content word ('they have all')."""
+    j, out = k - 1, []
+    while j >= 0 and not v.punct(j) and v.word(j) not in lex.clause_breaks - lex.conjunctions:
+        if v.word(j) in lex.conjunctions or v.word(j) == "or":
+            return None
+        if v.content(j):
+            out.append(j)
+        j -= 1
+    if j >= 0 and v.word(j) == "," and any(v.word(i) in lex.conjunctions for i in range(max(0, j - 4), j)):
+        return None
+    return tuple(reversed(out)) or None
 
 
 _TABLES: dict[tuple[int, str], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
@@ -106,6 +124,12 @@ def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
     table, scale, out, k = _phrases(lex, name), lex.modality[name], [], 0
     lifted = scale.get(lex.after_article)
     while k < len(v):
+        if name == lex.share_scale and v.word(k) in lex.floaters and _token(v, k - 1) in lex.floating:
+            subject = _subject(v, k - 1, lex)
+            if subject is not None and not _negated(v, k, lex):
+                out.append(Hit(k, k + 1, scale[v.word(k)], subject))
+            k += 1
+            continue
         idiom = next((len(w) for w in lex.idioms if w[0] == v.word(k) and _at(v, k, w)), 0)
         if idiom:
             k += idiom
@@ -137,6 +161,8 @@ def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
 
 def _window(v: View, h: Hit, limit: int = 1) -> frozenset[str]:
     """Keys of up to `limit` content words after the hit (in its clause), and of the one before it."""
+    if h.subject:
+        return frozenset().union(*(v.keys(j) for j in h.subject))
     keys, j = set(), h.hi
     while j < len(v) and limit and not v.punct(j):
         if v.content(j):
@@ -189,26 +215,6 @@ def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
     whole = sentence_view(a.doc, a.start, a.end)  # a clause's sentence: 'It is believed the men who ... attended'
     return e.word(j) in lex.attribution and any(whole.word(i) in lex.reporting for i in range(len(whole))
                                                  if whole.idx[i] < a.idx[k])
-
-
-def _done(v: View, k: int) -> bool:
-    """A verb in a past form ('dredged', 'sold', 'has opened'), not after 'to': a status the
-    answer states as reached."""
-    w = v.word(k)
-    return w != v.lemma(k) and not w.endswith(("s", "ing", "est", "er", "ly")) and _token(v, k - 1) != "to"
-
-
-def _done_on(v: View, k: int) -> int | None:
-    """The word at k, or else the verb it is the object of ('held its regatta', 'won the prize'),
-    where it is a past form."""
-    if _done(v, k):
-        return k
-    j = k - 1
-    while j >= 0 and k - j <= 3 and not v.punct(j):
-        if v.content(j):
-            return j if _done(v, j) and not v.doc.like_num[v.idx[j]] else None
-        j -= 1
-    return None
 
 
 def _hedged(a: View, k: int, mine: list[Hit], top: int, lex: Lexicon) -> bool:
@@ -266,10 +272,10 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
                 continue
             done = [h.lo for h in mine if h.level == top]  # 'allege that X took' -> 'X was convicted of taking'
             found = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
-                     and (name == "epistemic" or done or _done_on(a, k) is not None)]
+                     and (name == "epistemic" or done or done_on(a, k, lex) is not None)]
             if found and not _kept(a, found[0], e, j, lex):
                 k = min(done, key=lambda k: abs(k - found[0])) if done else found[0]
-                k = k if done or name == "epistemic" else _done_on(a, k)
+                k = k if done or name == "epistemic" else done_on(a, k, lex)
                 if any(e.keys(i) & a.keys(k) for i in range(len(e)) if i != scoped):
                     continue  # the evidence states the answer's word elsewhere ('nominated ... promise to appoint')
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
@@ -282,4 +288,6 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
                     and e.find(a.keys(scoped)):
                 hit = e.find(a.keys(scoped))[0]
                 out.append(Signal("modality", (int(a.idx[h.lo]),), e.text(hit)))
-    return out
+    taken = {t for s in out for t in s.tokens}  # a scale's own shift first ('proposed' -> 'completed')
+    irrealis = irrealis_shifts(a, e, lex) if best is None or not governed(best, lex) else []
+    return out + [s for s in irrealis if not taken.intersection(s.tokens)]

@@ -67,6 +67,14 @@ def cue_scopes(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
     return _once(_cues(v, lex))
 
 
+def _uncancelled(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
+    """The cues less each cue that negates another cue, and the cue it negates ('did not fail to
+    reduce', 'never stopped selling': a double negation keeps the meaning)."""
+    at = {k for k, _ in cues}
+    gone = {k for k, j in cues if j in at} | {j for k, j in cues if j in at}
+    return [(k, j) for k, j in cues if k not in gone]
+
+
 def _once(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
     """One cue per negated word ('neither ... nor' negates its verb once)."""
     seen, out = set(), []
@@ -108,14 +116,27 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
     return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
+def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int | None:
+    """A word before k in its clause that asserts what the evidence's cue denies: that the state
+    goes on ('still', 'continues to' for 'no longer'), or the cue's opposite ('more' for 'less')."""
+    for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
+        if v.punct(j):
+            return None
+        if v.word(j) in lex.persistence or v.keys(j) & opposite:
+            return j
+    return None
+
+
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
     out = []
-    a_cues, e_cues = _once(_cues(a, lex)), _once(_cues(e, lex))
+    a_all, e_all = _once(_cues(a, lex)), _once(_cues(e, lex))
+    a_cues, e_cues = _uncancelled(a_all), _uncancelled(e_all)
     e_scoped = [e.keys(j) for _, j in e_cues if j is not None]
     a_scoped = [a.keys(j) for _, j in a_cues if j is not None]
-    flipped = (set(), set())  # cue positions that flipped their word, answer side and evidence side
+    # cue positions that flipped their word (or cancel another cue), answer side and evidence side
+    flipped = ({k for k, _ in a_all} - {k for k, _ in a_cues}, {k for k, _ in e_all} - {k for k, _ in e_cues})
     for k, j in a_cues:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
@@ -129,7 +150,10 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         hits = _related(e, j, a, lex)
         if hits and not any(negated_near(a, p, lex) for p in hits):
             shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
-            out.append(Signal("polarity", (int(a.idx[hits[0]]),), shown))  # 'Neither ... attended': names between
+            opposite = frozenset().union(*(lex.antonyms.get(x, frozenset()) for x in e.keys(k)))
+            still = _persisting(a, hits[0], lex, opposite)  # 'still runs' for 'no longer runs': 'still' says it
+            tokens = (int(a.idx[hits[0]]),) if still is None else (int(a.idx[still]), int(a.idx[hits[0]]))
+            out.append(Signal("polarity", tokens, shown))  # 'Neither ... attended': names between
             flipped[1].add(k)
     for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):
         for k in range(len(side)):

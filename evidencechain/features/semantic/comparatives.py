@@ -1,0 +1,51 @@
+"""Converse comparatives: 'A holds less water than B' restated as 'B holds more water than A'.
+
+A comparison whose two arguments the answer exchanges, while it also turns the comparative into
+its opposite, keeps the meaning: the exchange is one more flip for the parity of polarity and
+antonym flips. The arguments are the words after 'than' (up to the end of its clause) and the
+words of the clause before the comparison: the answer's 'than' argument must stand before the
+evidence's comparison, and the evidence's 'than' argument before the answer's."""
+from __future__ import annotations
+
+from .align import View, sentence_view
+from .lexicon import Lexicon
+
+_REACH = 6
+"""Content words read after 'than' (its argument)."""
+
+
+def _pivot(v: View, lex: Lexicon) -> list[int]:
+    """Positions of the words that join a comparison's two arguments ('than', 'before', 'after')."""
+    return [k for k in range(1, len(v)) if v.word(k) in lex.comparison]
+
+
+def _after(v: View, k: int, lex: Lexicon) -> frozenset[str]:
+    out, j, n = set(), k + 1, 0
+    while j < len(v) and n < _REACH and not v.punct(j) and v.word(j) not in lex.clause_breaks:
+        if v.content(j):
+            out |= v.keys(j)
+            n += 1
+        j += 1
+    return frozenset(out)
+
+
+def _before(v: View, k: int) -> frozenset[str]:
+    return frozenset().union(*(v.keys(j) for j in range(k) if v.content(j)))
+
+
+def exchanged(a: View, e: View, lex: Lexicon) -> int:
+    """How many comparisons of the answer take the evidence's arguments the other way round (read
+    on the whole sentences: a clause of the answer lacks the argument its sentence puts first)."""
+    a, e, n = sentence_view(a.doc, a.start, a.end), sentence_view(e.doc, e.start, e.end), 0
+    for k in _pivot(a, lex):
+        mine_after = _after(a, k, lex)
+        for j in _pivot(e, lex):
+            theirs_after = _after(e, j, lex)
+            mine_only, theirs_only = mine_after - theirs_after, theirs_after - mine_after
+            if not mine_only or not theirs_only:
+                continue
+            if mine_only & _before(e, j) and theirs_only & _before(a, k) \
+                    and not mine_only & theirs_after and not theirs_only & mine_after:
+                n += 1
+                break
+    return n
