@@ -13,8 +13,10 @@ from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
 from .confidence import mark_confident
-from .holders import cues, evidence_held, holder_signals, names
+from .holder_names import cues, names
+from .holders import evidence_held
 from .lexicon import lexicon
+from .misbound import holder_signals
 from .modality import modality_shifts
 from .polarity import polarity_flips
 from .quantities import quantity_conflicts
