@@ -13,6 +13,7 @@ from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
 from .confidence import mark_confident
+from .frames import evidence_bound
 from .holder_names import cues, names
 from .holders import evidence_held
 from .lexicon import lexicon
@@ -34,6 +35,7 @@ class EvidenceSide:
         self.sentences = evidence_views(doc)
         self.values = {(x.key, x.kind) for s in self.sentences for x in values(s, lex)}
         self.held = evidence_held(self.sentences, lex)
+        self.bound = evidence_bound(self.sentences, lex)
         self.names = frozenset(w for s in self.sentences for n in names(s, cues()) for w in n.words)
 
 
@@ -59,7 +61,8 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
             clash = [x for x in out if set(x.tokens) & set(s.tokens)]
             if not clash or (s.confident and not any(x.confident for x in clash)):
                 out = [x for x in out if x not in clash] + [s]
-    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex)
+    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex,
+                                     evidence.bound)
     out = [x for x in out if not (x.cls == "recombination" and set(x.tokens) <= confirmed)]
     for s in held:  # values given to another holder
         clash = [x for x in out if set(x.tokens) & set(s.tokens)]

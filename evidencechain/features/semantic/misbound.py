@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
+from .frames import Bound
 from .holder_names import cues
 from .holders import Held, agreeing, held, swapped
 from .lexicon import Lexicon
 from .moved import moved, moved_attribute
+from .reassigned import reassigned
 
 
 def holder_signals(a: View, sentences: list[View], source: list[Held], evidence_names: frozenset[str],
-                   lex: Lexicon) -> tuple[list[Signal], set[int]]:
+                   lex: Lexicon, bound: list[Bound] = ()) -> tuple[list[Signal], set[int]]:
     """The signals of one answer sentence against the holders of its source's values, and the tokens
-    of its values that their holders confirm (`agreeing`)."""
+    of its values that their holders confirm (`agreeing`). `bound`: the evidence's values bound to their
+    clause frames (`frames.evidence_bound`), for values given to another event (`reassigned`)."""
     mine, _, _ = held(a, lex, cues())
     out: list[Signal] = []
     for s in swapped(a, mine, source) + moved(a, mine, source, evidence_names) \
-            + moved_attribute(a, sentences, evidence_names):
+            + moved_attribute(a, sentences, evidence_names) + reassigned(a, list(bound), lex):
         if not {t for x in out for t in x.tokens} & set(s.tokens):
             out.append(s)
     return out, agreeing(a, mine, source)
