@@ -62,7 +62,10 @@ class Bound:
     """Stems of the frame's content words outside names and values."""
     others: frozenset[str]
     """'key|kind' of the frame's values of other kinds."""
+    holders: frozenset[str] = frozenset()
+    """The names of the clause's subject, its own or, through an anaphor, the one before it."""
     subject: bool = False
+    """A name that does its clause's act (its subject, or a passive's agent)."""
 
     @property
     def features(self) -> frozenset[str]:
@@ -74,14 +77,29 @@ class _Value:
     positions: tuple[int, ...]
     key: str
     kind: str
+    located: bool = False
+    """A name after a place's preposition ('on Lake Ferrin')."""
 
 
-def _place(v: View, n: Name, fc: FrameCues) -> bool:
-    doc, start = v.doc, v.doc.starts[v.idx[n.lo]]
-    if any(s <= start < t and label in _PLACES for s, t, label in doc.entities or ()):
-        return True
+def _runs(v: View, c: Cues) -> list[Name]:
+    """The sentence's names, a capitalised first word joined to a name right after it ('Tomasz Wielki,
+    the striker'), which `names` leaves out where the tagger does not call it an entity."""
+    runs = names(v, c)
+    if runs and runs[0].lo == 1 and v.content(0) and v.text(0)[:1].isupper() and not v.doc.like_num[v.idx[0]] \
+            and v.word(0) not in c.titles and v.word(0) not in c.months:
+        runs[0] = Name(0, runs[0].hi, runs[0].words | {v.word(0)}, runs[0].person)
+    return runs
+
+
+def _kind(v: View, n: Name, fc: FrameCues) -> tuple[str, bool]:
+    """A name's kind ('place' after a place's preposition, 'agent' for a person, else by its entity
+    label) and whether a preposition tells it."""
     k = n.lo - 1 - (n.lo > 1 and v.word(n.lo - 1) == "the")
-    return k >= 0 and v.word(k) in fc.place_prepositions
+    if k >= 0 and v.word(k) in fc.place_prepositions:
+        return "place", True
+    doc, start = v.doc, v.doc.starts[v.idx[n.lo]]
+    label = next((lab for s, t, lab in doc.entities or () if s <= start < t), "")
+    return ("place" if label in _PLACES and not n.person else "agent"), False
 
 
 def _values(v: View, lex: Lexicon, c: Cues, fc: FrameCues, runs: list[Name]) -> list[_Value]:
@@ -103,13 +121,14 @@ def _values(v: View, lex: Lexicon, c: Cues, fc: FrameCues, runs: list[Name]) -> 
         ks = tuple(range(n.lo, n.hi))
         if taken.intersection(ks) or n.words & (fc.weekdays | c.months):
             continue
-        out.append(_Value(ks, " ".join(v.word(k) for k in ks), "place" if _place(v, n, fc) else "agent"))
+        kind, located = _kind(v, n, fc)
+        out.append(_Value(ks, " ".join(v.word(k) for k in ks), kind, located))
     return sorted(out, key=lambda x: min(x.positions))
 
 
-def _relatives(v: View, lex: Lexicon, breaks: frozenset[str]) -> list[tuple[int, int, int]]:
-    """(start, end, antecedent start) of each relative clause opened after a comma; the antecedent
-    runs back from the comma to the punctuation or clause word before it."""
+def _relatives(v: View, lex: Lexicon, breaks: frozenset[str]) -> list[tuple[int, int, range]]:
+    """(start, end, antecedent) of each relative clause opened after a comma; the antecedent runs back
+    from the comma to the punctuation or clause word before it."""
     out = []
     for k in range(2, len(v)):
         if v.word(k) in lex.relative and v.word(k - 1) == ",":
@@ -117,28 +136,45 @@ def _relatives(v: View, lex: Lexicon, breaks: frozenset[str]) -> list[tuple[int,
             j = k - 2
             while j >= 0 and not v.punct(j) and v.word(j) not in breaks:
                 j -= 1
-            out.append((k, end, j + 1))
+            out.append((k, end, range(j + 1, k - 1)))
     return out
 
 
-def _description(v: View, n: Name, lo: int, hi: int, fc: FrameCues) -> set[int]:
-    """The words around a name that opens its clause and only describe it: a role before it ('the
-    architect Lionel Varga') and an apposition after it (', the architect of the library,')."""
-    out = set(range(lo, n.lo))
-    if n.hi + 1 < hi and v.word(n.hi) == "," and v.word(n.hi + 1) in fc.determiners:
-        end = next((m for m in range(n.hi + 1, hi) if v.word(m) == ","), None)
-        if end is not None and not any(v.word(m) in fc.auxiliaries for m in range(n.hi, end)):
-            out.update(range(n.hi, end + 1))
+def _fronted(v: View, lex: Lexicon, fc: FrameCues, breaks: frozenset[str]) -> int | None:
+    """The comma that closes an opening participle clause ('Founded in 1926, Marra Textiles ...')."""
+    w = v.word(0) if len(v) else ""
+    if w in fc.scene_openers or not (w.endswith(("ed", "en")) or w in lex.participles):
+        return None
+    comma = next((k for k in range(len(v)) if v.word(k) == ","), None)
+    return comma if comma is not None and not any(v.word(k) in breaks for k in range(comma)) else None
+
+
+def _appositions(v: View, runs: list[Name], fc: FrameCues) -> set[int]:
+    """Noun phrases set off by commas after a name that only describe it (', the architect of the
+    library,'): they open with an article or a possessive and hold no verb group."""
+    out: set[int] = set()
+    for n in runs:
+        if n.hi + 1 < len(v) and v.word(n.hi) == "," and v.word(n.hi + 1) in fc.determiners:
+            end = next((m for m in range(n.hi + 1, len(v)) if v.word(m) == ","), None)
+            if end is not None and not any(v.word(m) in fc.auxiliaries for m in range(n.hi, end)):
+                out.update(range(n.hi, end + 1))
     return out
 
 
-def _opens(v: View, ks: list[int], n: Name, fc: FrameCues) -> bool:
-    """Whether the name opens the clause of positions ks: before it only clause words, punctuation,
-    articles and a role ('the architect')."""
-    before = [k for k in ks if k < n.lo]
-    words = [k for k in before if v.content(k) and not v.punct(k)]
-    plain = not any(v.word(k) in fc.auxiliaries or v.doc.like_num[v.idx[k]] or v.text(k)[:1].isupper() for k in words)
-    return plain and len(words) <= 2 and (not words or any(v.word(k) in fc.determiners for k in before))
+def _doer(v: View, ks: list[int], n: Name, fc: FrameCues) -> set[int] | None:
+    """Whether a name does its clause's act, and the words before it that only describe it: a name that
+    opens its clause, or a passive's agent after 'by', with at most an article and a role before it
+    ('the architect Lionel Varga'). None where the name does not do the act."""
+    before = [k for k in ks if k < n.lo and not v.punct(k)]
+    by = max((i for i, k in enumerate(before) if v.word(k) == "by"), default=None)
+    role = before[by + 1:] if by is not None else before
+    words = [k for k in role if v.content(k)]
+    if any(v.word(k) in fc.auxiliaries or v.doc.like_num[v.idx[k]] or v.text(k)[:1].isupper() for k in words):
+        return None
+    if len(words) > 2 or (words and not any(v.word(k) in fc.determiners for k in role)) \
+            or any(not v.content(k) and v.word(k) not in fc.determiners for k in role):
+        return None
+    return set(role)
 
 
 def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset[str]) -> bool:
@@ -156,40 +192,57 @@ def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset
                          or v.doc.like_num[v.idx[first]] or v.word(first) in c.anaphors)
 
 
-def _subject_run(v: View, ks: list[int], vals: list[_Value], runs: list[Name], fc: FrameCues) -> list[int]:
-    """The subject of a clause: its words before its first auxiliary before `vals` ('the rowing races
-    will'), else the name that opens it ('Smith scored in 1990'); [] where neither tells."""
+def _verb_like(v: View, k: int, lex: Lexicon) -> bool:
+    """A past form or participle ('installed', 'won'): a word of a verb group, no noun phrase's."""
+    w = v.word(k)
+    return w in lex.participles or (w.endswith(("ed", "en")) and v.lemma(k) != w)
+
+
+def _subject_run(v: View, ks: list[int], vals: list[_Value], fc: FrameCues, breaks: frozenset[str]) -> list[int]:
+    """The subject of a clause: its noun phrase before its first auxiliary before `vals` ('the rowing
+    races will'), else its opening run of words less the last, the verb ('Smith scored in 1990', 'Adult
+    tickets cost £14'); [] where neither tells."""
     first = min((min(x.positions) for x in vals), default=len(v))
-    aux = next((k for k in ks if k < first and v.word(k) in fc.auxiliaries), None)
+    ks = [k for k in ks if k < first and v.word(k) not in breaks]
+    aux = next((k for k in ks if v.word(k) in fc.auxiliaries), None)
+    out: list[int] = []
     if aux is not None:
-        out = []
         for k in reversed([k for k in ks if k < aux]):
             if v.punct(k) or not (v.content(k) or v.word(k) in fc.determiners):
                 break
             out.append(k)
-        return [k for k in out if v.content(k)]
-    content = [k for k in ks if v.content(k)]
-    run = next((r for r in runs if content and r.lo == content[0]), None)
-    return list(range(run.lo, run.hi)) if run else []
+            if v.word(k) in fc.determiners:
+                break
+        return [k for k in reversed(out) if v.content(k)]
+    for k in ks:
+        if out and (v.punct(k) or not v.content(k)):
+            break
+        if v.content(k) and not v.punct(k):
+            out.append(k)
+    return out[:-1]
 
 
-def _gapped(v: View, ks: list[int], vals: list[_Value], fc: FrameCues, breaks: frozenset[str]) -> bool:
-    """Whether a conjunct has its verb gapped: after its clause word only a noun phrase and function
-    words before its first value ('and the sprint canoe events on the Tarrow reservoir')."""
+def _gapped(v: View, ks: list[int], vals: list[_Value], lex: Lexicon, fc: FrameCues, breaks: frozenset[str]) -> bool:
+    """Whether a conjunct has its verb gapped: after its clause word only a noun phrase (a name too) and
+    function words before its first value of another kind ('and the sprint canoe events on the Tarrow
+    reservoir', 'and Greta Moll in 2012')."""
     if not vals or not ks or v.word(ks[0]) not in breaks:
         return False
-    first = min(min(x.positions) for x in vals)
-    before = [k for k in ks[1:] if k < first and not v.punct(k)]
-    content = [k for k in before if v.content(k)]
-    if not content or content != list(range(content[0], content[-1] + 1)):
+    first = min((min(x.positions) for x in vals if x.kind != "agent"), default=None)
+    if first is None:
         return False
-    return not any(v.word(k) in fc.auxiliaries for k in before)
+    before = [k for k in ks[1:] if k < first]
+    if not any(v.content(k) for k in before) or sum(v.content(k) for k in before) > 5:
+        return False
+    return not any((v.punct(k) and v.word(k) != "'s") or v.word(k) in fc.auxiliaries or _verb_like(v, k, lex)
+                   for k in before)
 
 
 def _pieces(v: View, skip: set[int], vals: list[_Value], breaks: frozenset[str]) -> list[list[int]]:
-    """The clauses of v outside `skip` (relative clauses) as position lists; a piece without a value
-    or without a content word outside its values joins the one before it (the next when first)."""
-    in_value = {k for x in vals for k in x.positions}
+    """The clauses of v outside `skip` (relative clauses) as position lists; a piece joins the one before
+    it (the next when first) unless it holds a value and either a content word outside its values or,
+    as a gapped conjunct, a name and a value of a kind the piece before holds ('and Greta Moll in 2012')."""
+    in_value = {k: x for x in vals for k in x.positions}
     raw: list[list[int]] = [[]]
     for k in range(len(v)):
         if k in skip:
@@ -201,9 +254,11 @@ def _pieces(v: View, skip: set[int], vals: list[_Value], breaks: frozenset[str])
     carried: list[int] = []
     for ks in raw:
         ks = carried + ks
-        strong = any(k in in_value for k in ks) and any(v.content(k) and k not in in_value and v.word(k) not in breaks
-                                                       and not v.doc.like_num[v.idx[k]] for k in ks)
-        if strong:
+        mine = {in_value[k].kind for k in ks if k in in_value}
+        before = {in_value[k].kind for k in (out[-1] if out else ()) if k in in_value}
+        plain = any(v.content(k) and k not in in_value and v.word(k) not in breaks and not v.doc.like_num[v.idx[k]]
+                    for k in ks)
+        if mine and (plain or ("agent" in mine and (mine - {"agent"}) & before)):
             out.append(ks)
             carried = []
         elif out:
@@ -223,9 +278,11 @@ class _Features:
         self.value_at = {k: x for x in vals for k in x.positions}
         self.name_at = {k: v.word(k) for r in runs for k in range(r.lo, r.hi)}
 
-    def of(self, ks, x: _Value, extra_names: frozenset[str] = frozenset(), drop: set[int] = frozenset(),
-           subject: bool = False) -> Bound:
-        v, names_, words, others = self.v, set(extra_names), set(), set()
+    def names_in(self, ks) -> frozenset[str]:
+        return frozenset(self.name_at[k] for k in ks if k in self.name_at)
+
+    def of(self, ks, x: _Value, holders: frozenset[str], drop=frozenset(), subject: bool = False) -> Bound:
+        v, names_, words, others = self.v, set(), set(), set()
         for k in ks:
             y = self.value_at.get(k)
             if k in x.positions or k in drop or (y is not None and y.kind == x.kind):
@@ -236,8 +293,9 @@ class _Features:
                 others.add(f"{y.key}|{y.kind}")
             elif v.content(k) and not v.doc.like_num[v.idx[k]]:
                 words.add(stem(v.lemma(k)))
-        names_ -= {v.word(k) for k in x.positions}
-        return Bound(v, x.positions, x.key, x.kind, frozenset(names_), frozenset(words), frozenset(others), subject)
+        own = {v.word(k) for k in x.positions}
+        return Bound(v, x.positions, x.key, x.kind, frozenset(names_ | holders) - own, frozenset(words),
+                     frozenset(others), frozenset(holders) - own, subject)
 
 
 def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[list[Bound], frozenset[str]]:
@@ -245,52 +303,67 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
     (`before`: those of the sentence before)."""
     c, fc = cues(), frame_cues()
     breaks = (lex.clause_breaks - lex.relative) | {";"}
-    runs = names(v, c)
+    runs = _runs(v, c)
     vals = _values(v, lex, c, fc, runs)
     feats = _Features(v, vals, runs)
     relatives = _relatives(v, lex, breaks)
-    inside = {k for lo, hi, _ in relatives for k in range(lo, hi)}
+    fronted = _fronted(v, lex, fc, breaks)
+    inside = {k for lo, hi, _ in relatives for k in range(lo, hi)} | set(range(fronted + 1 if fronted else 0))
+    apposed = _appositions(v, runs, fc)
     scene: list[int] = []
     if len(v) and v.word(0) in fc.scene_openers:
         comma = next((k for k in range(len(v)) if v.word(k) == ","), None)
         if comma is not None and not any(v.word(k) in breaks for k in range(comma)):
             scene = list(range(comma))
     out: list[Bound] = []
-    subject = before
+    subject, first = before, None
     previous: tuple[list[int], list[_Value]] | None = None
     for ks in _pieces(v, inside, vals, breaks):
         mine = [x for x in vals if min(x.positions) in ks]
         frame = sorted(set(ks) | set(scene))
-        own = frozenset(v.word(k) for k in ks if k in feats.name_at and k < min(
-            (min(x.positions) for x in mine if x.kind not in ("place", "agent")), default=len(v)))
-        inherited = frozenset()
+        cut = min([min(x.positions) for x in mine if x.kind not in ("place", "agent")]
+                  + [k for k in ks if v.word(k) in fc.auxiliaries] + [len(v)])
+        own = feats.names_in(k for k in ks if k < cut and k not in scene and k not in apposed)
         if own:  # 'His co-defendant, Lucas Fenner,': a subject of its own
             subject = own
-        elif _anaphoric(v, ks, c, fc, breaks):
-            inherited = subject
-        if previous is not None and _gapped(v, ks, mine, fc, breaks):
+        gapped = previous is not None and _gapped(v, ks, mine, lex, fc, breaks)
+        if gapped:
             pks, pvals = previous
-            kinds = {x.kind for x in mine}
-            pvals = [x for x in pvals if x.kind in kinds]
-            drop = set(_subject_run(v, pks, pvals, runs, fc)) | {k for x in pvals for k in x.positions}
-            if drop:
-                frame = sorted(set(frame) | (set(pks) - drop))
+            pvals = [x for x in pvals if x.kind in {x.kind for x in mine}]
+            gone = _subject_run(v, [k for k in pks if k not in scene], [x for x in pvals if x.kind != "agent"], fc, breaks)
+            if gone:  # the verb and the rest of the clause before, less its subject and its values
+                frame = sorted(set(frame) | (set(pks) - set(gone) - {k for x in pvals for k in x.positions}))
+        if first is None:
+            first = _subject_run(v, ks, [], fc, breaks)
+        holders = own or (subject if not gapped and _anaphoric(v, ks, c, fc, breaks) else frozenset())
         for x in mine:
             n = next((r for r in runs if r.lo == min(x.positions)), None)
-            opens = x.kind == "agent" and n is not None and _opens(v, ks, n, fc)
-            drop = _description(v, n, ks[0], ks[-1] + 1, fc) if opens else set()
-            out.append(feats.of(frame, x, inherited, drop, opens))
+            role = _doer(v, [k for k in ks if v.word(k) not in breaks and k not in scene], n, fc) \
+                if n is not None and x.kind in ("place", "agent") and not x.located else None
+            if role is not None:  # a name that does the act is an agent, whatever its entity label
+                x = _Value(x.positions, x.key, "agent")
+            out.append(feats.of(frame, x, holders, apposed | (role or set()), role is not None))
         previous = (ks, mine)
-    for lo, hi, ante in relatives:
-        frame = list(range(ante, hi))
+    clauses = [(lo, hi, ante) for lo, hi, ante in relatives]
+    if fronted:  # the opening participle clause's antecedent is the subject after it
+        clauses.append((0, fronted, first or []))
+    for lo, hi, ante in clauses:
+        frame = list(range(lo, hi)) + list(ante)
         for x in (x for x in vals if lo <= min(x.positions) < hi):
-            out.append(feats.of(frame, x))
+            out.append(feats.of(frame, x, feats.names_in(ante)))
         for i, b in enumerate(out):  # a name's relative clause is part of its frame
-            if b.kind == "agent" and ante <= min(b.positions) and max(b.positions) < lo:
-                r = feats.of(range(lo, hi), _Value(b.positions, b.key, b.kind))
+            if b.kind == "agent" and min(b.positions) in ante:
+                r = feats.of(range(lo, hi), _Value(b.positions, b.key, b.kind), frozenset())
                 out[i] = Bound(v, b.positions, b.key, b.kind, b.names | r.names, b.words | r.words,
-                               b.others | r.others, b.subject)
+                               b.others | r.others, b.holders, b.subject)
     return out, subject
+
+
+def sentence_features(v: View, lex: Lexicon) -> frozenset[str]:
+    """The features of a whole sentence: its names, content words and values."""
+    runs = _runs(v, cues())
+    vals = _values(v, lex, cues(), frame_cues(), runs)
+    return _Features(v, vals, runs).of(range(len(v)), _Value((), "", ""), frozenset()).features
 
 
 def evidence_bound(sentences: list[View], lex: Lexicon) -> list[Bound]:

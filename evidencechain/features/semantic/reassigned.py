@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .frames import Bound, FrameCues, bind, frame_cues
+from .frames import Bound, FrameCues, bind, frame_cues, sentence_features
 from .lexicon import Lexicon
 
 
@@ -27,21 +27,21 @@ def _near_equal(x: Bound, y: Bound) -> bool:
     return x.kind != "year" and abs(u - v) <= 0.01 * max(abs(u), abs(v))
 
 
-def follows(x: Bound, h: Bound, r: Bound, fc: FrameCues) -> str | None:
+def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -> str | None:
     """'h' where the answer's frame of x tells h's frame (the value's own) from r's, 'r' where it is r's
-    frame instead, None where it tells neither."""
+    frame instead, None where it tells neither. `said`: the features of the whole answer sentence."""
+    home, rival = h.holders - r.holders, r.holders - h.holders
+    if x.holders & home:
+        return "h"
+    if x.holders & rival and home and x.words & r.words and not x.others & (h.others - r.others):
+        return "r"  # the answer gives the value to the rival's holder, the evidence to another holder
     f, hs, rs = x.features, h.features, r.features
     dh, dr = hs - rs, rs - hs
-    home, rival = h.names - r.names, r.names - h.names
-    if x.names & home:
-        return "h"
-    if x.names & rival and home and x.words & r.words and not x.others & (h.others - r.others):
-        return "r"  # the answer gives the value to the rival's holder, the evidence to another holder
     if f & dh:
         return "h"
     if not dh or not f & dr:
         return None
-    shared = f & rs
+    shared = (f | said) & rs
     if len(shared) >= fc.min_frame_words and len(shared) >= fc.min_frame_cover * len(rs):
         return "r"
     return None
@@ -51,6 +51,7 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> list[Signal]:
     """The answer sentence's values whose frame is that of another value of their kind in the evidence."""
     fc = frame_cues()
     mine, _ = bind(a, lex)
+    said = sentence_features(a, lex)
     out = []
     for x in mine:
         if x.kind == "agent" and not x.subject:
@@ -58,9 +59,9 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> list[Signal]:
         homes = [h for h in source if h.kind == x.kind and h.key == x.key]
         if not homes or len({id(h.view) for h in homes}) > lex.max_homes:
             continue
-        said = {y.key for y in mine if y.kind == x.kind}
-        rivals = [r for r in source if r.kind == x.kind and r.key not in said and not _near_equal(r, x)]
-        verdicts = [(follows(x, h, r, fc), r) for h in homes for r in rivals]
+        stated = {y.key for y in mine if y.kind == x.kind}
+        rivals = [r for r in source if r.kind == x.kind and r.key not in stated and not _near_equal(r, x)]
+        verdicts = [(follows(x, h, r, said, fc), r) for h in homes for r in rivals]
         taken = [r for v, r in verdicts if v == "r"]
         if taken and not any(v == "h" for v, _ in verdicts):
             r = taken[0]
