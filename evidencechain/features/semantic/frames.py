@@ -195,7 +195,8 @@ def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset
 def _verb_like(v: View, k: int, lex: Lexicon) -> bool:
     """A past form or participle ('installed', 'won'): a word of a verb group, no noun phrase's."""
     w = v.word(k)
-    return w in lex.participles or (w.endswith(("ed", "en")) and v.lemma(k) != w)
+    m = v.lemma(k)
+    return w in lex.participles or (w.endswith("ed") and m != w) or w in (m + "n", m + "en")
 
 
 def _subject_run(v: View, ks: list[int], vals: list[_Value], fc: FrameCues, breaks: frozenset[str]) -> list[int]:
@@ -234,7 +235,7 @@ def _gapped(v: View, ks: list[int], vals: list[_Value], lex: Lexicon, fc: FrameC
     before = [k for k in ks[1:] if k < first]
     if not any(v.content(k) for k in before) or sum(v.content(k) for k in before) > 5:
         return False
-    return not any((v.punct(k) and v.word(k) != "'s") or v.word(k) in fc.auxiliaries or _verb_like(v, k, lex)
+    return not any(v.word(k) in (",", ";", ":", "(", ")") or v.word(k) in fc.auxiliaries or _verb_like(v, k, lex)
                    for k in before)
 
 

@@ -47,12 +47,14 @@ def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -
     return None
 
 
-def reassigned(a: View, source: list[Bound], lex: Lexicon) -> list[Signal]:
-    """The answer sentence's values whose frame is that of another value of their kind in the evidence."""
+def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal], set[int]]:
+    """The answer sentence's values whose frame is that of another value of their kind in the evidence;
+    and the tokens of those the evidence gives to the answer's holder, against every other value of
+    their kind (other recombination signals on them are dropped)."""
     fc = frame_cues()
     mine, _ = bind(a, lex)
     said = sentence_features(a, lex)
-    out = []
+    out, confirmed = [], set()
     for x in mine:
         if x.kind == "agent" and not x.subject:
             continue  # a name is judged by what it does: only as its clause's subject
@@ -61,10 +63,13 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> list[Signal]:
             continue
         stated = {y.key for y in mine if y.kind == x.kind}
         rivals = [r for r in source if r.kind == x.kind and r.key not in stated and not _near_equal(r, x)]
+        if x.holders and rivals and all(any(x.holders & (h.holders - r.holders) for h in homes) for r in rivals):
+            confirmed.update(int(a.idx[k]) for k in x.positions)
+            continue
         verdicts = [(follows(x, h, r, said, fc), r) for h in homes for r in rivals]
         taken = [r for v, r in verdicts if v == "r"]
         if taken and not any(v == "h" for v, _ in verdicts):
             r = taken[0]
             out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                               r.view.span_text(list(r.positions)), confident=True))
-    return out
+    return out, confirmed
