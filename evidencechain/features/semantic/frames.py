@@ -37,6 +37,8 @@ class FrameCues:
     scene_openers: frozenset[str]
     auxiliaries: frozenset[str]
     determiners: frozenset[str]
+    durations: frozenset[str]
+    irregular_past: frozenset[str]
     min_frame_cover: float
     min_frame_words: int
 
@@ -45,7 +47,7 @@ class FrameCues:
 def frame_cues() -> FrameCues:
     raw = tomllib.loads(resources.files(__package__).joinpath("data", "holders.toml").read_text(encoding="utf-8"))
     return FrameCues(*(frozenset(raw[k]) for k in ("weekdays", "place_prepositions", "scene_openers", "auxiliaries",
-                                                   "determiners")),
+                                                   "determiners", "durations", "irregular_past")),
                      float(raw["min_frame_cover"]), int(raw["min_frame_words"]))
 
 
@@ -56,7 +58,8 @@ class Bound:
     positions: tuple[int, ...]
     key: str
     kind: str
-    """'year', 'day', 'n:UNIT' (an amount, its unit or ''), 'place' or 'agent' (any other name)."""
+    """'year', 'day', 'n:UNIT' (an amount, its unit or '', 'duration' for any unit of time), 'place' or
+    'agent' (any other name)."""
     names: frozenset[str]
     words: frozenset[str]
     """Stems of the frame's content words outside names and values."""
@@ -114,7 +117,8 @@ def _values(v: View, lex: Lexicon, c: Cues, fc: FrameCues, runs: list[Name]) -> 
             kind = "day"
         else:  # 'a two-year sentence': the unit after a hyphen
             hyphen = not x.unit and hi + 2 < len(v) and v.word(hi + 1) == "-"
-            kind = "n:" + (v.lemma(hi + 2) if hyphen else x.unit)
+            unit = v.lemma(hi + 2) if hyphen else x.unit
+            kind = "n:" + ("duration" if unit in fc.durations else unit)
         out.append(_Value(tuple(x.positions), x.key, kind))
     taken = {k for x in out for k in x.positions}
     for n in runs:
@@ -193,10 +197,10 @@ def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset
 
 
 def _verb_like(v: View, k: int, lex: Lexicon) -> bool:
-    """A past form or participle ('installed', 'won'): a word of a verb group, no noun phrase's."""
-    w = v.word(k)
-    m = v.lemma(k)
-    return w in lex.participles or (w.endswith("ed") and m != w) or w in (m + "n", m + "en")
+    """A past form or participle ('installed', 'won', 'ran'): a word of a verb group, no noun phrase's."""
+    w, m = v.word(k), v.lemma(k)
+    return w in lex.participles or w in frame_cues().irregular_past or (w.endswith("ed") and m != w) \
+        or w in (m + "n", m + "en")
 
 
 def _subject_run(v: View, ks: list[int], vals: list[_Value], fc: FrameCues, breaks: frozenset[str]) -> list[int]:
@@ -235,8 +239,8 @@ def _gapped(v: View, ks: list[int], vals: list[_Value], lex: Lexicon, fc: FrameC
     before = [k for k in ks[1:] if k < first]
     if not any(v.content(k) for k in before) or sum(v.content(k) for k in before) > 5:
         return False
-    return not any(v.word(k) in (",", ";", ":", "(", ")") or v.word(k) in fc.auxiliaries or _verb_like(v, k, lex)
-                   for k in before)
+    return not any(v.word(k) in (",", ";", ":", "(", ")") or _verb_like(v, k, lex)
+                   or (v.word(k) in fc.auxiliaries and v.word(k) != "'s") for k in before)  # 'children's tickets'
 
 
 def _pieces(v: View, skip: set[int], vals: list[_Value], breaks: frozenset[str]) -> list[list[int]]:
@@ -323,7 +327,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
         mine = [x for x in vals if min(x.positions) in ks]
         frame = sorted(set(ks) | set(scene))
         cut = min([min(x.positions) for x in mine if x.kind not in ("place", "agent")]
-                  + [k for k in ks if v.word(k) in fc.auxiliaries] + [len(v)])
+                  + [k for k in ks if v.word(k) in fc.auxiliaries or _verb_like(v, k, lex)] + [len(v)])
         own = feats.names_in(k for k in ks if k < cut and k not in scene and k not in apposed)
         if own:  # 'His co-defendant, Lucas Fenner,': a subject of its own
             subject = own
