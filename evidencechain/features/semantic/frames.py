@@ -41,6 +41,7 @@ class FrameCues:
     irregular_past: frozenset[str]
     min_frame_cover: float
     min_frame_words: int
+    min_act_words: int
 
 
 @cache
@@ -48,10 +49,10 @@ def frame_cues() -> FrameCues:
     raw = tomllib.loads(resources.files(__package__).joinpath("data", "holders.toml").read_text(encoding="utf-8"))
     return FrameCues(*(frozenset(raw[k]) for k in ("weekdays", "place_prepositions", "scene_openers", "auxiliaries",
                                                    "determiners", "durations", "irregular_past")),
-                     float(raw["min_frame_cover"]), int(raw["min_frame_words"]))
+                     float(raw["min_frame_cover"]), int(raw["min_frame_words"]), int(raw["min_act_words"]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Bound:
     """One value of a sentence and the frame of the clause that holds it."""
     view: View
@@ -69,6 +70,10 @@ class Bound:
     """The names of the clause's subject, its own or, through an anaphor, the one before it."""
     subject: bool = False
     """A name that does its clause's act (its subject, or a passive's agent)."""
+    located: bool = False
+    """A name after a place's preposition ('on Lake Ferrin')."""
+    paired: bool = False
+    """A number of a score or a range ('138-113', 'between 1989 and 2005'): no value of its own."""
 
     @property
     def features(self) -> frozenset[str]:
@@ -140,6 +145,10 @@ def _relatives(v: View, lex: Lexicon, breaks: frozenset[str]) -> list[tuple[int,
             j = k - 2
             while j >= 0 and not v.punct(j) and v.word(j) not in breaks:
                 j -= 1
+            if j > 0 and v.word(j) == "," and all(v.doc.like_num[v.idx[m]] or not v.content(m) for m in range(j + 1, k - 1)):
+                j -= 1  # 'Brian Rice, 41, who joined': the name before the age
+                while j >= 0 and not v.punct(j) and v.word(j) not in breaks:
+                    j -= 1
             out.append((k, end, range(j + 1, k - 1)))
     return out
 
@@ -168,7 +177,14 @@ def _appositions(v: View, runs: list[Name], fc: FrameCues) -> set[int]:
 def _doer(v: View, ks: list[int], n: Name, fc: FrameCues) -> set[int] | None:
     """Whether a name does its clause's act, and the words before it that only describe it: a name that
     opens its clause, or a passive's agent after 'by', with at most an article and a role before it
-    ('the architect Lionel Varga'). None where the name does not do the act."""
+    ('the architect Lionel Varga'), or set off by commas after the noun phrase that opens the clause
+    ('The mayor of Quillsby, Dorota Hensch, cut'). None where the name does not do the act."""
+    if n.lo >= 2 and v.word(n.lo - 1) == "," and n.hi < len(v) and v.word(n.hi) == "," and ks and ks[0] < n.lo \
+            and v.word(ks[0]) in fc.determiners:  # 'The mayor of Quillsby, Dorota Hensch, cut'
+        lead = [k for k in ks if k < n.lo]
+        if not any((v.word(k) in fc.auxiliaries and v.word(k) != "'s") or v.doc.like_num[v.idx[k]] for k in lead) \
+                and len(lead) <= 8:  # "'s": a possessive there ('The club's captain, Nadia Oyelaran,')
+            return set(lead) | {n.hi}
     before = [k for k in ks if k < n.lo and not v.punct(k)]
     by = max((i for i, k in enumerate(before) if v.word(k) == "by"), default=None)
     role = before[by + 1:] if by is not None else before
@@ -275,6 +291,18 @@ def _pieces(v: View, skip: set[int], vals: list[_Value], breaks: frozenset[str])
     return out
 
 
+def _paired(v: View, positions: tuple[int, ...]) -> bool:
+    if not positions:
+        return False
+    lo, hi = min(positions), max(positions)
+    dash = ("-", "–", "—", "to")
+    if 0 < hi + 2 < len(v) and v.word(hi + 1) in dash and v.doc.like_num[v.idx[hi + 2]]:
+        return True
+    if lo >= 2 and v.word(lo - 1) in dash and v.doc.like_num[v.idx[lo - 2]]:
+        return True
+    return any(v.word(k) == "between" for k in range(max(0, lo - 5), lo))
+
+
 class _Features:
     """Features of positions of one sentence."""
 
@@ -300,7 +328,7 @@ class _Features:
                 words.add(stem(v.lemma(k)))
         own = {v.word(k) for k in x.positions}
         return Bound(v, x.positions, x.key, x.kind, frozenset(names_ | holders) - own, frozenset(words),
-                     frozenset(others), frozenset(holders) - own, subject)
+                     frozenset(others), frozenset(holders) - own, subject, x.located, _paired(v, x.positions))
 
 
 def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[list[Bound], frozenset[str]]:
@@ -346,7 +374,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
             role = _doer(v, [k for k in ks if v.word(k) not in breaks and k not in scene], n, fc) \
                 if n is not None and x.kind in ("place", "agent") and not x.located else None
             if role is not None:  # a name that does the act is an agent, whatever its entity label
-                x = _Value(x.positions, x.key, "agent")
+                x = _Value(x.positions, x.key, "agent", x.located)
             out.append(feats.of(frame, x, holders, apposed | (role or set()), role is not None))
         previous = (ks, mine)
     clauses = [(lo, hi, ante) for lo, hi, ante in relatives]
@@ -360,7 +388,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
             if b.kind == "agent" and min(b.positions) in ante:
                 r = feats.of(range(lo, hi), _Value(b.positions, b.key, b.kind), frozenset())
                 out[i] = Bound(v, b.positions, b.key, b.kind, b.names | r.names, b.words | r.words,
-                               b.others | r.others, b.holders, b.subject)
+                               b.others | r.others, b.holders, b.subject, b.located, b.paired)
     return out, subject
 
 

@@ -17,6 +17,8 @@ from .base import Signal
 from .frames import Bound, FrameCues, bind, frame_cues, sentence_features
 from .lexicon import Lexicon
 
+_NAMES = ("agent", "place")
+
 
 def _near_equal(x: Bound, y: Bound) -> bool:
     """One amount rounded ('9.82' / '9.8 per cent'); years and names never are."""
@@ -47,6 +49,36 @@ def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -
     return None
 
 
+def _candidates(x: Bound, mine: list[Bound], source: list[Bound]) -> tuple[list[Bound], list[Bound]]:
+    """The evidence's frames of x (for a name: of every name that may be it, and of every clause its holder
+    does through an anaphor) and its rivals: values of its kind that the answer does not state (for a
+    name: none that may be a name of the answer; a person doing an act, a place after its preposition,
+    like x)."""
+    if x.kind not in _NAMES:
+        homes = [h for h in source if h.kind == x.kind and h.key == x.key]
+        stated = {y.key for y in mine if y.kind == x.kind}
+        return homes, [r for r in source if r.kind == x.kind and r.key not in stated and not r.paired
+                       and not _near_equal(r, x)]
+    words = frozenset(x.key.split())
+    homes = [h for h in source if h.kind in _NAMES and _same(words, frozenset(h.key.split()))]
+    homes += [b for b in source if words & b.holders and not any(b is h for h in homes)]
+    named = [frozenset(y.key.split()) for y in mine if y.kind in _NAMES]
+    return homes, [r for r in source if r.kind == x.kind and not any(_same(n, frozenset(r.key.split())) for n in named)
+                   and (r.subject if x.kind == "agent" else r.located)]
+
+
+def _same(x: frozenset[str], y: frozenset[str]) -> bool:
+    """Whether two names may name one holder: the words of one are all the other's ('Maradona')."""
+    return x <= y or y <= x
+
+
+def _acts(x: Bound, r: Bound, fc: FrameCues) -> bool:
+    """Whether a name's clause in the answer restates the act of the rival's clause: most of its words,
+    and at least `min_act_words` of them."""
+    common = x.words & r.words
+    return len(common) >= fc.min_act_words and len(common) >= fc.min_frame_cover * len(x.words)
+
+
 def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal], set[int]]:
     """The answer sentence's values whose frame is that of another value of their kind in the evidence;
     and the tokens of those the evidence gives to the answer's holder, against every other value of
@@ -56,19 +88,18 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal]
     said = sentence_features(a, lex)
     out, confirmed = [], set()
     for x in mine:
-        if x.kind == "agent" and not x.subject:
-            continue  # a name is judged by what it does: only as its clause's subject
-        homes = [h for h in source if h.kind == x.kind and h.key == x.key]
-        if not homes or len({id(h.view) for h in homes}) > lex.max_homes:
+        if x.paired or (x.kind == "agent" and not x.subject) or (x.kind == "place" and not x.located):
+            continue  # a name is judged by what it does, or where, a score's number not alone
+        homes, rivals = _candidates(x, mine, source)
+        if not homes or len({id(h.view) for h in homes if h.key == x.key}) > lex.max_homes:
             continue
-        stated = {y.key for y in mine if y.kind == x.kind}
-        rivals = [r for r in source if r.kind == x.kind and r.key not in stated and not _near_equal(r, x)]
-        if x.holders and rivals and all(any(x.holders & (h.holders - r.holders) for h in homes) for r in rivals):
+        if x.kind not in _NAMES and x.holders and rivals \
+                and all(any(x.holders & (h.holders - r.holders) for h in homes) for r in rivals):
             confirmed.update(int(a.idx[k]) for k in x.positions)
             continue
-        verdicts = [(follows(x, h, r, said, fc), r) for h in homes for r in rivals]
-        taken = [r for v, r in verdicts if v == "r"]
-        if taken and not any(v == "h" for v, _ in verdicts):
+        taken = [r for r in rivals if all(follows(x, h, r, said, fc) == "r" for h in homes)
+                 and (x.kind != "agent" or _acts(x, r, fc))]
+        if taken:  # the answer's frame is the rival's, against every frame of the value's own
             r = taken[0]
             out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                               r.view.span_text(list(r.positions)), confident=True))
