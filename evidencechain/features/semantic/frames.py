@@ -198,8 +198,8 @@ def _doer(v: View, ks: list[int], n: Name, fc: FrameCues) -> set[int] | None:
 
 
 def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset[str]) -> bool:
-    """Whether the clause opens with an anaphor ('its second telescope') or, after a clause word,
-    without a subject ('and later installed')."""
+    """Whether the clause opens with an anaphor ('its second telescope') or, after a clause word, with a
+    definite noun ('and the light was') or without a subject ('and later installed')."""
     rest = [k for k in ks if not v.punct(k)]
     lead = bool(rest) and v.word(rest[0]) in breaks
     rest = rest[lead:]
@@ -208,6 +208,8 @@ def _anaphoric(v: View, ks: list[int], c: Cues, fc: FrameCues, breaks: frozenset
     if any(tuple(v.word(j) for j in rest[:len(a)]) == a for a in c.anaphors):
         return True
     first = rest[0]
+    if lead and v.word(first) == "the" and len(rest) > 1 and v.content(rest[1]) and not v.text(rest[1])[:1].isupper():
+        return True  # 'and the light was automated': a definite noun of the clause's subject before
     return lead and not (v.word(first) in fc.determiners or v.text(first)[:1].isupper()
                          or v.doc.like_num[v.idx[first]] or v.word(first) in c.anaphors)
 

@@ -100,7 +100,10 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal]
         taken = [r for r in rivals if all(follows(x, h, r, said, fc) == "r" for h in homes)
                  and (x.kind != "agent" or _acts(x, r, fc))]
         if taken:  # the answer's frame is the rival's, against every frame of the value's own
-            r = taken[0]
+            own = frozenset().union(*(h.features for h in homes))
+            r = max(taken, key=lambda r: (len((x.features | said) & r.features) / len(r.features),
+                                          len(x.features & (r.features - own)),
+                                          any(r.view is h.view for h in homes)))  # the home's sentence first
             out.append(Signal("recombination", tuple(int(a.idx[k]) for k in x.positions),
                               r.view.span_text(list(r.positions)), confident=True))
     return out, confirmed
