@@ -17,7 +17,7 @@ the library, cut').
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -74,6 +74,8 @@ class Bound:
     """A name after a place's preposition ('on Lake Ferrin')."""
     paired: bool = False
     """A number of a score or a range ('138-113', 'between 1989 and 2005'): no value of its own."""
+    person: bool = False
+    """A name of a person: tagged so, titled, or described by a role ('the architect Lionel Varga')."""
 
     @property
     def features(self) -> frozenset[str]:
@@ -377,7 +379,10 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
                 if n is not None and x.kind in ("place", "agent") and not x.located else None
             if role is not None:  # a name that does the act is an agent, whatever its entity label
                 x = _Value(x.positions, x.key, "agent", x.located)
-            out.append(feats.of(frame, x, holders, apposed | (role or set()), role is not None))
+            b = feats.of(frame, x, holders, apposed | (role or set()), role is not None)
+            if n is not None and (n.person or any(v.content(k) for k in role or ()) or n.hi in apposed):
+                b = replace(b, person=True)  # a person by its tag, title or role ('the architect X', 'X, the architect')
+            out.append(b)
         previous = (ks, mine)
     clauses = [(lo, hi, ante) for lo, hi, ante in relatives]
     if fronted:  # the opening participle clause's antecedent is the subject after it
@@ -389,8 +394,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
         for i, b in enumerate(out):  # a name's relative clause is part of its frame
             if b.kind == "agent" and min(b.positions) in ante:
                 r = feats.of(range(lo, hi), _Value(b.positions, b.key, b.kind), frozenset())
-                out[i] = Bound(v, b.positions, b.key, b.kind, b.names | r.names, b.words | r.words,
-                               b.others | r.others, b.holders, b.subject, b.located, b.paired)
+                out[i] = replace(b, names=b.names | r.names, words=b.words | r.words, others=b.others | r.others)
     return out, subject
 
 

@@ -31,7 +31,9 @@ def _near_equal(x: Bound, y: Bound) -> bool:
 
 def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -> str | None:
     """'h' where the answer's frame of x tells h's frame (the value's own) from r's, 'r' where it is r's
-    frame instead, None where it tells neither. `said`: the features of the whole answer sentence."""
+    frame instead, None where it tells neither. `said`: the features of the whole answer sentence. By
+    words, r's frame must be mostly restated by the answer, and x's own frame must hold `min_frame_words`
+    of what tells r's frame from h's, or that many of r's frame (one more for a number)."""
     home, rival = h.holders - r.holders, r.holders - h.holders
     if x.holders & home:
         return "h"
@@ -44,16 +46,18 @@ def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -
     if not dh or not f & dr:
         return None
     shared = (f | said) & rs
-    if len(shared) >= fc.min_frame_words and len(shared) >= fc.min_frame_cover * len(rs):
-        return "r"
-    return None
+    if len(shared) < fc.min_frame_words or len(shared) < fc.min_frame_cover * len(rs):
+        return None
+    strict = x.kind not in _NAMES  # a place is matched within its own sentence only
+    return "r" if len(f & dr) >= fc.min_frame_words or len(f & rs) >= fc.min_frame_words + strict else None
 
 
 def _candidates(x: Bound, mine: list[Bound], source: list[Bound]) -> tuple[list[Bound], list[Bound]]:
     """The evidence's frames of x (for a name: of every name that may be it, and of every clause its holder
     does through an anaphor) and its rivals: values of its kind that the answer does not state (for a
-    name: none that may be a name of the answer; a person doing an act, a place after its preposition,
-    like x)."""
+    name: none that may be a name of the answer; a person doing an act, or a place after its preposition
+    in a sentence of x's own: across sentences one place is often another's part, 'Beverly Hills' / 'Los
+    Angeles')."""
     if x.kind not in _NAMES:
         homes = [h for h in source if h.kind == x.kind and h.key == x.key]
         stated = {y.key for y in mine if y.kind == x.kind}
@@ -64,7 +68,7 @@ def _candidates(x: Bound, mine: list[Bound], source: list[Bound]) -> tuple[list[
     homes += [b for b in source if words & b.holders and not any(b is h for h in homes)]
     named = [frozenset(y.key.split()) for y in mine if y.kind in _NAMES]
     return homes, [r for r in source if r.kind == x.kind and not any(_same(n, frozenset(r.key.split())) for n in named)
-                   and (r.subject if x.kind == "agent" else r.located)]
+                   and (r.subject and r.person if x.kind == "agent" else r.located and any(r.view is h.view for h in homes))]
 
 
 def _same(x: frozenset[str], y: frozenset[str]) -> bool:
@@ -88,7 +92,7 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal]
     said = sentence_features(a, lex)
     out, confirmed = [], set()
     for x in mine:
-        if x.paired or (x.kind == "agent" and not x.subject) or (x.kind == "place" and not x.located):
+        if x.paired or (x.kind == "agent" and not (x.subject and x.person)) or (x.kind == "place" and not x.located):
             continue  # a name is judged by what it does, or where, a score's number not alone
         homes, rivals = _candidates(x, mine, source)
         if not homes or len({id(h.view) for h in homes if h.key == x.key}) > lex.max_homes:
