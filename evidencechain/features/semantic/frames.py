@@ -39,6 +39,8 @@ from .lexicon import Lexicon, stem
 
 _PLACES = ("GPE", "LOC", "FAC")
 _MARKS = (".", ")", "]", ":")
+_QUOTES = ('"', "“", "”", "'", "‘", "’", "``", "''")
+"""Marks around a name that make it a title ('the raucous "Style,"'), no person."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +66,8 @@ class Bound:
     paired: bool = False
     """A number of a score or a range ('138-113', 'between 1989 and 2005'): no value of its own."""
     person: bool = False
-    """A name of a person: tagged so, titled, or described by a role ('the architect Lionel Varga')."""
+    """A name of a person: tagged so, titled, or of two words or more described by a role ('the architect
+    Lionel Varga', 'Lionel Varga, the architect of'); never one in quotation marks."""
 
     @property
     def features(self) -> frozenset[str]:
@@ -202,8 +205,10 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
             if role is not None:  # a name that does the act is an agent, whatever its entity label
                 x = FrameValue(x.positions, x.key, "agent", x.located)
             b = feats.of(frame, x, holders, apposed | (role or set()), role is not None)
-            if n is not None and (n.person or any(v.content(k) for k in role or ()) or n.hi in apposed):
-                b = replace(b, person=True)  # a person by its tag, title or role ('the architect X', 'X, the architect')
+            quoted = n is not None and any(0 <= k < len(v) and v.word(k) in _QUOTES for k in (n.lo - 1, n.hi))
+            described = n is not None and len(n.words) > 1 and (any(v.content(k) for k in role or ()) or n.hi in apposed)
+            if n is not None and not quoted and (n.person or described):
+                b = replace(b, person=True)  # by its tag, title or role ('the architect X', 'X, the architect')
             out.append(b)
         previous = (ks, mine)
     clauses = [(lo, hi, ante) for lo, hi, ante in rels]

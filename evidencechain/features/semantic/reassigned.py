@@ -92,8 +92,9 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal]
     said = sentence_features(a, lex)
     out, confirmed = [], set()
     for x in mine:
-        if x.paired or (x.kind == "agent" and not (x.subject and x.person)) or (x.kind == "place" and not x.located):
-            continue  # a name is judged by what it does, or where, a score's number not alone
+        if x.paired or x.kind == "n:" or (x.kind == "agent" and not (x.subject and x.person)) \
+                or (x.kind == "place" and not x.located):
+            continue  # a name is judged by what it does, or where; a score's number not alone; a bare count not at all
         homes, rivals = _candidates(x, mine, source)
         if not homes or len({id(h.view) for h in homes if h.key == x.key}) > lex.max_homes:
             continue
