@@ -9,10 +9,12 @@ model, or `--model`) keeps its features and fitted detectors. On the labelled an
 2. per detector, two candidate word levels (sentence and word thresholds, span rule): the base
    model's, and, when some answers have spans, ones chosen on the answers whose words are
    labelled (spans given, or not hallucinated) by the project's rules (max F1, `choose_span_rule`);
-3. per candidate, the answer threshold with the best F1 of `detect`'s verdict (an answer is
-   flagged when its risk reaches the answer threshold or a word reaches the word threshold);
-   the candidate with the better verdict F1 is kept (word F1 breaks ties; then the base's);
-4. the detector `detect` reports: the best verdict F1 over inner folds of the labelled answers
+3. per candidate, the answer threshold with the best objective: the F1 of `detect`'s verdict (an
+   answer is flagged when its risk reaches the answer threshold or a word reaches the word
+   threshold) or, when some answers have word labels, the mean of that F1 and the span F1 of
+   `detect`'s spans -- the default model's own objective (`default.joint_cut`); the candidate with
+   the better objective is kept (word F1 breaks ties; then the base's);
+4. the detector `detect` reports: the best objective over inner folds of the labelled answers
    (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
 
 5. with enough labels of both classes, a stacker over the calibrated model (`stack`).
@@ -141,12 +143,27 @@ def subset_tables(tables, ids: set[str]):
 def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None):
     """Calibrate `model` on `data` (in place; see the module docstring) and return it; with
     `detector`, that detector is the one reported (no choice among them)."""
+    from .default import flagged_span_counts
+
     base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
     model.calibrate(data.tables, span_labels=False)
-    fitted = _span_fitted(model, data) if data.has_spans(data.word_known) else {}
+    with_spans = data.has_spans(data.word_known)
+    fitted = _span_fitted(model, data) if with_spans else {}
     scored = model.score_tables(data.tables)
-    choices = {name: _Choices(scored, name, base[0][name], base[1].get(name), fitted.get(name), data.word_known)
-               for name in model.detector_names}
+    position = {r.id: i for i, r in enumerate(data.corpus.responses)}
+    order = [position[rid] for rid in scored.responses["response_id"]]
+
+    def counts_of(name):
+        def counts(levels, rule):
+            on, off = flagged_span_counts(model, name, data.corpus, scored, levels, rule)
+            return on[order], off[order]
+        return counts if with_spans else None
+
+    choices = {}
+    for name in model.detector_names:
+        counts = counts_of(name)
+        choices[name] = _Choices(scored, name, base[0][name], base[1].get(name), fitted.get(name),
+                                 data.word_known, counts)
     for name, choice in choices.items():
         levels, rule, cut = choice.best(np.arange(len(choice.y)))
         model.thresholds[name] = {**levels, "response": cut}
@@ -180,9 +197,11 @@ def _f1(pred: np.ndarray, y: np.ndarray) -> float:
 class _Choices:
     """One detector's candidate word levels (the base model's; fitted on spans, when there are
     any) and, for each, which answers it flags through their words (`detect` flags an answer when
-    its risk reaches the answer threshold or a word reaches the word threshold)."""
+    its risk reaches the answer threshold or a word reaches the word threshold) and, when some
+    answers have word labels, their span counts flagged and not (`default.flagged_span_counts`)."""
 
-    def __init__(self, scored, name: str, base: dict, base_rule: dict | None, fitted, known: set[str]):
+    def __init__(self, scored, name: str, base: dict, base_rule: dict | None, fitted, known: set[str],
+                 span_counts=None):
         from ..wordlevel import refine_word_mask
 
         responses, tokens = scored.responses, scored.tokens
@@ -192,8 +211,11 @@ class _Choices:
         ids = responses["response_id"]
         self.known = ids.isin(known).to_numpy()
         words = tokens["is_punct"].to_numpy() == 0 if len(tokens) else np.zeros(0, bool)
-        self.candidates = []
+        self.candidates, self.spans = [], [] if span_counts else None
         for levels, rule in [({k: base[k] for k in ("sentence", "word") if k in base}, base_rule), *([fitted] if fitted else [])]:
+            if self.spans is not None:
+                on, off = span_counts(levels, rule)
+                self.spans.append((on * self.known[:, None], off * self.known[:, None]))
             if "word" not in levels or not len(tokens):
                 self.candidates.append((levels, rule, np.zeros(len(ids), bool), 0.0))
                 continue
@@ -206,29 +228,45 @@ class _Choices:
 
     def best(self, rows: np.ndarray) -> tuple[dict, dict | None, float]:
         """(word levels, span rule, answer threshold) chosen on `rows`: per candidate the answer
-        threshold with the best verdict F1; then the candidate with the better verdict F1, word F1
-        breaking ties (the base model's candidate unless the fitted one is strictly better)."""
+        threshold with the best objective -- verdict F1, or with word labels the mean of verdict F1
+        and span F1 as the default model chooses (`default.joint_cut`); then the candidate with
+        the better objective, word F1 breaking ties (the base model's unless the fitted one is
+        strictly better)."""
         from ..detectors import choose_threshold
+        from .default import joint_cut
 
         best = None
-        for levels, rule, flags, word_f1 in self.candidates:
+        for k, (levels, rule, flags, word_f1) in enumerate(self.candidates):
             y, risk, flag = self.y[rows], self.risk[rows], flags[rows]
-            cut = min(choose_threshold(y, np.where(flag, 1.0, risk)), 1.0)
-            score = (round(_f1(flag | (risk >= cut), y), 9), round(word_f1, 9))
+            if self.spans is None:
+                cut = min(choose_threshold(y, np.where(flag, 1.0, risk)), 1.0)
+                objective = _f1(flag | (risk >= cut), y)
+            else:
+                on, off = self.spans[k]
+                objective, cut = joint_cut(risk, y, on[rows], off[rows], 1.0, forced=flag)
+            score = (round(objective, 9), round(word_f1, 9))
             if best is None or score > best[0]:
                 best = (score, levels, rule, float(cut))
         return best[1], best[2], best[3]
 
-    def verdicts(self, rows: np.ndarray, fit_rows: np.ndarray) -> np.ndarray:
+    def objective(self, rows: np.ndarray, fit_rows: np.ndarray) -> float:
+        """The objective on `rows` of the choice made on `fit_rows`."""
         levels, rule, cut = self.best(fit_rows)
-        flags = next(c[2] for c in self.candidates if c[0] is levels)
-        return flags[rows] | (self.risk[rows] >= cut)
+        k = next(i for i, c in enumerate(self.candidates) if c[0] is levels)
+        flagged = self.risk[rows] >= cut
+        answer = _f1(self.candidates[k][2][rows] | flagged, self.y[rows])
+        if self.spans is None:
+            return answer
+        on, off = self.spans[k]
+        overlap, predicted, gold = np.where(flagged[:, None], on[rows], off[rows]).sum(axis=0)
+        span = 2 * overlap / (predicted + gold) if predicted + gold else 0.0
+        return (answer + span) / 2
 
 
 def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
-    """The detector `detect` reports after calibration: the best verdict F1 over inner folds of
-    `data` (each fold's thresholds chosen on the others), detectors within `default.TIE` of the
-    best counting as tied and the simplest winning (the default model's order)."""
+    """The detector `detect` reports after calibration: the best objective (`_Choices.best`) over
+    inner folds of `data` (each fold's thresholds chosen on the others), detectors within
+    `default.TIE` of the best counting as tied and the simplest winning (the default model's order)."""
     from sklearn.model_selection import StratifiedGroupKFold
 
     from .default import SIMPLICITY, TIE
@@ -237,7 +275,7 @@ def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
     y, groups = first.y, first.groups
     folds = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
     split = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
-    scores = {name: float(np.mean([_f1(c.verdicts(b, a), y[b]) for a, b in split])) for name, c in choices.items()}
+    scores = {name: float(np.mean([c.objective(b, a) for a, b in split])) for name, c in choices.items()}
     best = max(scores.values())
     order = [n for n in SIMPLICITY if n in scores] + sorted(n for n in scores if n not in SIMPLICITY)
     return next(n for n in order if scores[n] >= best - TIE - 1e-12)

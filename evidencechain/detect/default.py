@@ -247,40 +247,66 @@ def _level_metrics(model, corpus, tables=None, scored=None) -> dict[str, dict[st
 
 def answer_span_cut(model, name: str, corpus, scored) -> float:
     """The answer threshold of detector `name` that maximises the mean of answer F1 and span F1
-    (spans as `detect` gives them) on a labelled split; ties go to the highest cut.
+    (spans as `detect` gives them) on a labelled split; ties go to the highest cut (`joint_cut`)."""
 
-    An answer's spans depend on the cut only through whether the answer is flagged (a flagged answer
-    without word spans names its unsupported words instead), so each answer's character counts are
-    taken once flagged and once not, and every cut between distinct risks is scored from them."""
+    cuts = model.thresholds[name]
+    on, off = flagged_span_counts(model, name, corpus, scored, cuts)
+    rows = scored.responses.set_index("response_id").loc[[r.id for r in corpus.responses]]
+    risk, label = rows[f"risk_{name}"].to_numpy(float), rows["label"].to_numpy(int).astype(bool)
+    return joint_cut(risk, label, on, off, float(cuts["response"]))[1]
+
+
+def flagged_span_counts(model, name: str, corpus, scored, levels: dict, rule: dict | None = None):
+    """Per answer of `corpus`, the (overlapping, predicted, gold) characters of `detect`'s spans when
+    the answer is flagged and when it is not, under word `levels` (and span `rule`, if given).
+
+    An answer's spans depend on the answer cut only through whether the answer is flagged (a flagged
+    answer without word spans names its unsupported words instead), so two passes give every cut."""
     import numpy as np
 
     from ..metrics import span_counts
     from ..results import results_from_scored
 
-    cuts = model.thresholds[name]
+    saved, saved_rule = model.thresholds[name], model.span_rules.get(name)
     counts = []
-    for cut in (-np.inf, np.inf):  # every answer flagged, then none
-        model.thresholds[name] = {**cuts, "response": cut}
-        try:
+    try:
+        if rule is not None:
+            model.span_rules[name] = rule
+        for cut in (-np.inf, np.inf):  # every answer flagged, then none
+            model.thresholds[name] = {**saved, **levels, "response": cut}
             counts.append(np.array([span_counts(r.response, [(lab.start, lab.end) for lab in r.labels],
                                                 [(s.start, s.end) for s in res.spans])
-                                    for r, res in zip(corpus.responses, results_from_scored(model, name, corpus,
-                                                                                            scored))], float))
-        finally:
-            model.thresholds[name] = cuts
-    rows = scored.responses.set_index("response_id").loc[[r.id for r in corpus.responses]]
-    risk, label = rows[f"risk_{name}"].to_numpy(float), rows["label"].to_numpy(int).astype(bool)
-    best, best_cut = -1.0, float(cuts["response"])
+                                    for r, res in zip(corpus.responses,
+                                                      results_from_scored(model, name, corpus, scored))],
+                                   float).reshape(-1, 3))
+    finally:
+        model.thresholds[name] = saved
+        if saved_rule is None:
+            model.span_rules.pop(name, None)
+        else:
+            model.span_rules[name] = saved_rule
+    return counts[0], counts[1]
+
+
+def joint_cut(risk, label, on, off, default: float, forced=None) -> tuple[float, float]:
+    """(score, cut): the answer cut maximising the mean of answer F1 and span F1, ties to the highest.
+    `on` / `off` are per-answer span counts when flagged / not (`flagged_span_counts`); `forced`
+    marks answers flagged whatever the cut (through their words), when the verdict counts them."""
+    import numpy as np
+
+    forced = np.zeros(len(risk), bool) if forced is None else forced
+    best, best_cut = -1.0, float(default)
     for cut in sorted(set(risk.tolist()), reverse=True):
         flagged = risk >= cut
-        tp, fp = int((flagged & label).sum()), int((flagged & ~label).sum())
-        answer_f1 = 2 * tp / (2 * tp + fp + int((~flagged & label).sum())) if label.any() else 0.0
-        overlap, predicted, gold = np.where(flagged[:, None], counts[0], counts[1]).sum(axis=0)
+        verdict = flagged | forced
+        tp, fp = int((verdict & label).sum()), int((verdict & ~label).sum())
+        answer_f1 = 2 * tp / (2 * tp + fp + int((~verdict & label).sum())) if label.any() else 0.0
+        overlap, predicted, gold = np.where(flagged[:, None], on, off).sum(axis=0)
         p, r = (overlap / predicted if predicted else 0.0), (overlap / gold if gold else 0.0)
         score = (answer_f1 + (2 * p * r / (p + r) if p + r else 0.0)) / 2
         if score > best + 1e-12:
             best, best_cut = score, cut
-    return float(best_cut)
+    return best, float(best_cut)
 
 
 def choose_detector(metrics: dict[str, dict[str, float]]) -> str:
