@@ -75,3 +75,11 @@ def test_an_anaphor_takes_the_subject_before_it_across_passages_and_a_subject_of
                    "passage 2: She then led the Essex region for 5 years. Her successor, Tom Ruddle, served 2 years.")
     assert found["5"].holders == {"ilona", "marsh"}
     assert found["2"].holders == {"tom", "ruddle"}
+
+
+def test_a_conjunct_with_its_own_verb_is_not_gapped_and_a_quoted_title_is_no_person():
+    found = _bound("The plant opened in 1962 and later installed a second kiln in 1979.")
+    assert "open" not in found["1979 year"].words and "kiln" in found["1979 year"].words
+    doc, = parse_texts(['The raucous "Style," is a fever dream, and the critic Ada Quill praised it.'], progress=False)
+    people = {b.key: b.person for b in bind(sentence_view(doc, 0, len(doc.text)), lexicon())[0] if b.kind == "agent"}
+    assert people.get("style") is not True and people.get("ada quill") is True
