@@ -16,8 +16,11 @@ from .base import CLASSES, Signal
 from .binding import rebound
 from .comparatives import exchanged
 from .confidence import mark_confident
-from .holders import cues, evidence_held, holder_signals, names
+from .value_frames import evidence_bound
+from .holder_names import cues, names
+from .holders import evidence_held
 from .lexicon import lexicon
+from .misbound import holder_signals
 from .modality import modality_shifts
 from .polarity import polarity_flips
 from .quantities import quantity_conflicts
@@ -37,6 +40,7 @@ class EvidenceSide:
         self.sentences = evidence_views(doc)
         self.values = {(x.key, x.kind) for s in self.sentences for x in values(s, lex)}
         self.held = evidence_held(self.sentences, lex)
+        self.bound = evidence_bound(self.sentences, lex)
         self.names = frozenset(w for s in self.sentences for n in names(s, cues()) for w in n.words)
 
 
@@ -72,7 +76,8 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         for s in _signals(main, other, evidence, lex, whole=False) if other is not None and other is not e else ():
             if s.cls == "roles" and s.confident and not any(set(x.tokens) & set(s.tokens) for x in out):
                 out.append(s)
-    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex)
+    held, confirmed = holder_signals(answer, evidence.sentences, evidence.held, evidence.names, lex,
+                                     evidence.bound)
     out = [x for x in out if not (x.cls == "recombination" and set(x.tokens) <= confirmed)]
     for s in held:  # values given to another holder
         clash = [x for x in out if set(x.tokens) & set(s.tokens)]

@@ -16,50 +16,20 @@ holds its values where no name tells them apart.
 An answer value is flagged where it is joined to a name that the evidence binds to another value of
 the same kind, or to the person who does the other value's clause, and the answer names none of the
 value's own holders (`swapped`: the value and the name, or the value alone where the answer's other
-words are the other clause's); an age of one person given to another person the evidence names
-(`moved`); a phrase of one person's clause ('specialises in paediatric cardiology') said of another
-person the evidence names (`moved_attribute`). A value joined to a holder the evidence gives it
-alone confirms it (`agreeing`: other recombination signals on it are dropped).
+words are the other clause's). A value joined to a holder the evidence gives it alone confirms it
+(`agreeing`: other recombination signals on it are dropped). Names: `holder_names`; facts of one
+person given to another: `moved`; every check together: `misbound`.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from .align import View
 from .base import Signal
 from .binding import Amount, values_with_units
+from .holder_names import Cues, Name, cues, named_in, names
 from .lexicon import Lexicon
 from .recombination import clauses, values
-
-_PERSON = "PERSON"
-
-
-@dataclass(frozen=True)
-class Cues:
-    titles: frozenset[str]
-    months: frozenset[str]
-    anaphors: tuple[tuple[str, ...], ...]
-    after_reach: int
-    before_reach: int
-    min_phrase: int
-
-
-@cache
-def cues() -> Cues:
-    raw = tomllib.loads(resources.files(__package__).joinpath("data", "holders.toml").read_text(encoding="utf-8"))
-    return Cues(frozenset(raw["titles"]), frozenset(raw["months"]), tuple(tuple(a.split()) for a in raw["anaphors"]),
-                int(raw["after_reach"]), int(raw["before_reach"]), int(raw["min_phrase"]))
-
-
-@dataclass(frozen=True)
-class Name:
-    lo: int
-    hi: int
-    words: frozenset[str]
-    person: bool
 
 
 @dataclass
@@ -84,38 +54,6 @@ class Held:
     def local_words(self) -> frozenset[str]:
         return frozenset().union(*(n.words for n in self.local))
 
-
-def names(v: View, c: Cues) -> list[Name]:
-    """Runs of capitalised content words (titles, sentence-initial words outside an entity and months
-    next to a number left out), each marked whether the parser tags it a person or a title opens it."""
-    doc = v.doc
-    people = [(s, t) for s, t, label in doc.entities or () if label == _PERSON]
-    entity = [(s, t) for s, t, _ in doc.entities or ()]
-
-    def within(k, spans):
-        start = doc.starts[v.idx[k]]
-        return any(s <= start < t for s, t in spans)
-
-    def capital(k):
-        w = v.word(k)
-        if not v.text(k)[:1].isupper() or not v.content(k) or doc.like_num[v.idx[k]] or w in c.titles:
-            return False
-        if w in c.months and any(0 <= j < len(v) and doc.like_num[v.idx[j]] for j in (k - 1, k + 1)):
-            return False
-        return k > 0 or within(k, entity)
-
-    out, k = [], 0
-    while k < len(v):
-        if not capital(k):
-            k += 1
-            continue
-        lo = k
-        while k < len(v) and capital(k):
-            k += 1
-        titled = lo > 0 and v.word(lo - 1) in c.titles
-        out.append(Name(lo, k, frozenset(v.word(j) for j in range(lo, k)),
-                        titled or any(within(j, people) for j in range(lo, k))))
-    return out
 
 
 _DASHES = ("-", "–", "—", "to")
@@ -253,7 +191,7 @@ def _compatible(x: Held, y: Held) -> bool:
         and x.day == y.day
 
 
-def _evidence_words(h: Held, extra: list[Name]) -> str:
+def evidence_words(h: Held, extra: list[Name]) -> str:
     ks = list(h.value.positions) + [k for n in extra for k in range(n.lo, n.hi)]
     lo, hi = min(ks), max(ks)
     if hi - lo > 8:
@@ -261,7 +199,7 @@ def _evidence_words(h: Held, extra: list[Name]) -> str:
     return h.view.span_text(list(range(lo, hi + 1)))
 
 
-def _signal(a: View, x: Held, wrong: list[Name], evidence: str) -> Signal:
+def value_signal(a: View, x: Held, wrong: list[Name], evidence: str) -> Signal:
     ks = list(x.value.positions) + [k for n in wrong for k in range(n.lo, n.hi)]
     return Signal("recombination", tuple(sorted(int(a.idx[k]) for k in ks)), evidence, confident=True)
 
@@ -275,10 +213,6 @@ def _near_equal(x: Amount, y: Amount) -> bool:
     except ValueError:
         return False
     return abs(u - v) <= 0.01 * max(abs(u), abs(v))
-
-
-def _named_in(v: View) -> frozenset[str]:
-    return frozenset().union(*(n.words for n in names(v, cues())))
 
 
 def _plain_words(v: View, lo: int, hi: int) -> frozenset[str]:
@@ -331,17 +265,17 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
                 continue
             theirs = y.local_words - own
             wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words and _close(a, n, x)
-                     and not any(h.view is not y.view and n.words <= _named_in(h.view) for h in homes)]
+                     and not any(h.view is not y.view and n.words <= named_in(h.view) for h in homes)]
             if wrong and own - y.words and not every & (own - y.words):
                 if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
-                    out.append(_signal(a, x, [], y.view.span_text(list(y.value.positions))))
+                    out.append(value_signal(a, x, [], y.view.span_text(list(y.value.positions))))
                 else:
-                    out.append(_signal(a, x, wrong[:1], _evidence_words(y, [n for n in y.local if n.words & theirs][:1])))
+                    out.append(value_signal(a, x, wrong[:1], evidence_words(y, [n for n in y.local if n.words & theirs][:1])))
                 break
             if _person_swapped(a, x, homes, y, every):
-                out.append(_signal(a, x, [], y.view.span_text(list(y.value.positions))) if _follows_other(a, x, homes, y)
-                           else _signal(a, x, [n for n in x.subject if n.words <= y.doer.words][:1],
-                                        _evidence_words(y, [y.doer])))
+                out.append(value_signal(a, x, [], y.view.span_text(list(y.value.positions))) if _follows_other(a, x, homes, y)
+                           else value_signal(a, x, [n for n in x.subject if n.words <= y.doer.words][:1],
+                                        evidence_words(y, [y.doer])))
                 break
             if len(homes) > 1 or y.view is not homes[0].view or y.clause == homes[0].clause:
                 continue
@@ -349,88 +283,10 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
             if y.value.key in my_keys or x.local_words & own or not (mine_head and yours and kept):
                 continue
             if x.head & yours and not a.content_keys & kept and not x.words & (own - y.words):
-                out.append(_signal(a, x, [], _evidence_words(y, [])))
+                out.append(value_signal(a, x, [], evidence_words(y, [])))
                 break
     return out
 
-
-def moved(a: View, mine: list[Held], source: list[Held], evidence_names: frozenset[str]) -> list[Signal]:
-    """A bare number (an age) that the evidence binds to one person, joined in the answer to
-    another person the evidence names, the answer naming none of the first."""
-    every = frozenset().union(*(n.words for n in names(a, cues())))
-    out = []
-    for x in mine:
-        if x.value.unit or x.value.key.endswith(" year"):
-            continue
-        homes = [h for h in source if h.value.key == x.value.key and not h.value.unit]
-        people = [n for h in homes for n in h.local if n.person]
-        if not homes or len(people) != len(homes) or every & frozenset().union(*(n.words for n in people)):
-            continue
-        wrong = [n for n in x.local if n.person and n.words <= evidence_names]
-        if wrong and not any(h.subject or len(h.local) > 1 for h in homes):
-            out.append(_signal(a, x, [], _evidence_words(homes[0], people[:1])))
-    return out
-
-
-def _subject_of(v: View, name: Name, start: int) -> bool:
-    """Whether `name` is the subject of the words at `start`: only function words between, once a
-    comma-delimited apposition right after the name is skipped ('Dr Felix Strand, one of ..., specialises')."""
-    k = name.hi
-    if k < start and v.word(k) == ",":
-        close = next((j for j in range(k + 1, start) if v.word(j) == ","), None)
-        k = close + 1 if close is not None else k
-    return k <= start and not any(v.content(j) or v.punct(j) for j in range(k, start))
-
-
-def _runs(v: View) -> list[list[int]]:
-    """The content words of v in runs that no punctuation mark breaks."""
-    out: list[list[int]] = [[]]
-    for k in range(len(v)):
-        if v.punct(k):
-            out.append([])
-        elif v.content(k) and not v.doc.like_num[v.idx[k]]:
-            out[-1].append(k)
-    return [r for r in out if r]
-
-
-def _common(a: View, xs: list[int], e: View, ys: list[int]) -> tuple[int, int, int]:
-    """(length, start in xs, start in ys) of the longest run of words of xs matched in order by ys."""
-    best = (0, 0, 0)
-    for i in range(len(xs)):
-        for j in range(len(ys)):
-            n = 0
-            while i + n < len(xs) and j + n < len(ys) and a.keys(xs[i + n]) & e.keys(ys[j + n]):
-                n += 1
-            if n > best[0]:
-                best = (n, i, j)
-    return best
-
-
-def moved_attribute(a: View, sentences: list[View], evidence_names: frozenset[str]) -> list[Signal]:
-    """A phrase the evidence says of one person (its subject), said in the answer of another person the
-    evidence names, the answer naming none of the first."""
-    c = cues()
-    runs = names(a, c)
-    if not runs or not runs[0].person or not runs[0].words <= evidence_names:
-        return []
-    person, every = runs[0], frozenset().union(*(n.words for n in runs))
-    named = {k for n in runs for k in range(n.lo, n.hi)}
-    for xs in _runs(a):
-        xs = [k for k in xs if k >= person.hi and k not in named]
-        for e in sentences:
-            for ys in _runs(e):
-                n, i, j = _common(a, xs, e, ys)
-                if n < c.min_phrase or not _subject_of(a, person, xs[i]):
-                    continue
-                holders = [r for r in names(e, c) if r.hi <= ys[j] and _subject_of(e, r, ys[j])]
-                if len(holders) != 1 or not holders[0].person or (holders[0].words - person.words) & every \
-                        or not holders[0].words - person.words:
-                    continue
-                q = holders[0]
-                lo = q.lo - (q.lo > 0 and e.word(q.lo - 1) in c.titles)
-                return [Signal("recombination", tuple(int(a.idx[k]) for k in range(xs[i], xs[i + n - 1] + 1)),
-                               e.span_text(list(range(lo, ys[j + n - 1] + 1))), confident=True)]
-    return []
 
 
 def agreeing(a: View, mine: list[Held], source: list[Held]) -> set[int]:
@@ -448,16 +304,3 @@ def agreeing(a: View, mine: list[Held], source: list[Held]) -> set[int]:
                 and not any(w & (rivals - own) for w in mine_names):
             out.update(int(a.idx[k]) for k in x.value.positions)
     return out
-
-
-def holder_signals(a: View, sentences: list[View], source: list[Held], evidence_names: frozenset[str],
-                   lex: Lexicon) -> tuple[list[Signal], set[int]]:
-    """The signals of one answer sentence against the holders of its source's values, and the tokens
-    of its values that their holders confirm (`agreeing`)."""
-    mine, _, _ = held(a, lex, cues())
-    out: list[Signal] = []
-    for s in swapped(a, mine, source) + moved(a, mine, source, evidence_names) \
-            + moved_attribute(a, sentences, evidence_names):
-        if not {t for x in out for t in x.tokens} & set(s.tokens):
-            out.append(s)
-    return out, agreeing(a, mine, source)
