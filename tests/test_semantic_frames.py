@@ -8,8 +8,8 @@ import pytest
 from semantic_support import confident_signals
 
 from evidencechain.features.semantic.align import evidence_views, sentence_view
-from evidencechain.features.semantic.value_frames import bind, evidence_bound
 from evidencechain.features.semantic.lexicon import lexicon
+from evidencechain.features.semantic.value_frames import bind, evidence_bound
 from evidencechain.text.parse import parse_texts
 
 FRAMES = [  # (evidence, error, flagged words, evidence words, a faithful answer)

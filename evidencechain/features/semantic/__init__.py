@@ -16,7 +16,6 @@ from .base import CLASSES, Signal
 from .binding import rebound
 from .comparatives import exchanged
 from .confidence import mark_confident
-from .value_frames import evidence_bound
 from .holder_names import cues, names
 from .holders import evidence_held
 from .lexicon import lexicon
@@ -26,6 +25,7 @@ from .polarity import polarity_flips
 from .quantities import quantity_conflicts
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
+from .value_frames import evidence_bound
 
 _CONVERSE = ("polarity", "antonym", "roles")
 _FRAMED = ("polarity", "modality", "quantity")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .value_frames import Bound
 from .holder_names import cues
 from .holders import Held, agreeing, held, swapped
 from .lexicon import Lexicon
 from .moved import moved, moved_attribute
 from .reassigned import reassigned
+from .value_frames import Bound
 
 
 def holder_signals(a: View, sentences: list[View], source: list[Held], evidence_names: frozenset[str],

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .value_frames import Bound, FrameCues, bind, frame_cues, sentence_features
 from .lexicon import Lexicon
+from .value_frames import Bound, FrameCues, bind, frame_cues, sentence_features
 
 _NAMES = ("agent", "place")
 
