@@ -6,12 +6,17 @@ from .base import Signal
 from .lexicon import Lexicon
 from .polarity import cue_scopes, is_cue, prefixed
 
+CLAUSE_REACH = 12
+"""How far (tokens) before a word a negation cue of its clause may stand and still bear on it."""
+
 
 def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Answer words whose antonym the evidence sentence has, while it lacks the word itself.
     A negative prefix ('uncommon' / 'common') and a negation cue ('failed to' / 'managed to') are
     polarity's flips, and two words of the scales of modality ('few' / 'many') are modality's; a
-    scale word against an opposite on no scale ('convicted' / 'acquitted') is an antonym."""
+    scale word against an opposite on no scale ('convicted' / 'acquitted') is an antonym. A negation
+    earlier in the word's clause on one side only flips it back ('At no point was it closed' /
+    'it remained open'; 'None of them failed' / 'All of them passed')."""
     out = []
     scaled = {w for scale in lex.modality.values() for w in scale}
     # an evidence word right after a negated word that the answer lacks ('will not stay open' /
@@ -29,6 +34,21 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)
                 and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under]
-        if len(hits) > len(a.find(opposite)):
+        if len(hits) > len(a.find(opposite)) and not (governing(a, k, e, lex) + governing(e, hits[0], a, lex)) % 2:
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out
+
+
+def governing(v: View, k: int, other: View, lex: Lexicon) -> int:
+    """The negation cues earlier in the clause of the word at k (no punctuation between, within
+    `CLAUSE_REACH` tokens) that negate some other word, one the other sentence lacks ('At no point
+    during the flood was it closed': 'no' negates 'point'; 'None of the boats failed'): each is one
+    flip of the clause. A cue that negates the word itself, or a word the other sentence has, is
+    polarity's flip, counted there."""
+    n = 0
+    for c, j in cue_scopes(v, lex):
+        if not c < k or k - c > CLAUSE_REACH or any(v.punct(i) and v.word(i) != "-" for i in range(c, k)):
+            continue
+        if j is None or (j != k and not other.find(v.keys(j))):
+            n += 1
+    return n

@@ -57,7 +57,7 @@ from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import aside, relation
 
-_MIXED_OK = ("polarity", "modality", "quantity")
+_MIXED_OK = ("polarity", "modality", "quantity", "antonym")
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
 
 

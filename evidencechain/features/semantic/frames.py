@@ -34,6 +34,8 @@ class Frames:
 
 
 def _frame(text: str, markers: frozenset[str]) -> Frame:
+    """'take over from' -> take + over + from; a last word that is no marker ends the particle
+    ('get the better of': the party follows the particle as an object)."""
     words = text.split()
     marker = words[-1] if len(words) > 1 and words[-1] in markers else ""
     rest = words[1:len(words) - bool(marker)]
@@ -91,10 +93,16 @@ def frame_at(v: View, r: int, y: int, end: int, frames_: Frames) -> Frame | None
     options = [m for m in found if m != "by"] if found and found[0] != "by" else [""]
     for m in options:
         hits = [f for f in frames_.direction if f.verb in keys and f.marker == m
-                and (not f.particle or f.particle in particles)]
+                and (not f.particle or f.particle in particles or _follows(v, r, f.particle))]
         if hits:
             return max(hits, key=lambda f: len(f.particle))
     return None
+
+
+def _follows(v: View, r: int, words: str) -> bool:
+    """The words of a particle of several words right after the verb at r ('got the better of')."""
+    parts = words.split()
+    return len(parts) > 1 and tuple(v.word(j) for j in range(r + 1, min(len(v), r + 1 + len(parts)))) == tuple(parts)
 
 
 def same_relation(f: Frame, g: Frame, frames_: Frames) -> bool | None:

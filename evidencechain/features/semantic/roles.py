@@ -12,6 +12,10 @@ from .lexicon import Lexicon
 
 _LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
 _NAMED = frozenset({"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
+_INSIDE = frozenset({"of", "for"})
+"""Prepositions that join a name to the noun before it ('the centre of Lowden Cross')."""
+_ASIDE = 6
+"""Longest aside (tokens) between a verb and its second party."""
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 
 
@@ -35,6 +39,9 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
     j, first, found = k + step, None, []
     while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
+            if step > 0 and not found and first is None and (closing := _aside_end(v, j)) is not None:
+                j = closing + 1  # 'was mentored, as a young chef, by Amadou Tiernan': the aside says nothing
+                continue
             if not (v.word(j) == "," and step > 0 and not found and j + 1 in names):
                 opened = _apposition_start(v, j, names) if step < 0 and not found and first is None else None
                 if opened is None:
@@ -44,6 +51,9 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
             first = None
         if v.keys(j) & shared and (v.content(j) or j in names):
             if j in names:
+                if step < 0 and _inside(v, min(names[j])):
+                    j = min(names[j]) - 1  # 'a charge for the centre of Lowden Cross': a noun's, not the verb's
+                    continue
                 if not any(j in names[f] for f in found):
                     found.append(j)
             elif first is None:
@@ -52,6 +62,23 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
     if nearest and first is not None and first not in found:
         return sorted([*found, first], key=lambda i: abs(i - k))
     return found or ([] if first is None else [first])
+
+
+def _inside(v: View, k: int) -> bool:
+    """The name starting at k belongs to the noun before it ('a charge for the centre of Lowden
+    Cross'): a preposition of `_INSIDE` after a noun (a content word that is no participle)."""
+    return k > 1 and v.word(k - 1) in _INSIDE and v.content(k - 2) and not v.word(k - 2).endswith(("ed", "en"))
+
+
+def _aside_end(v: View, j: int) -> int | None:
+    """Where an aside opened by the comma at j right after a verb closes ('mentored, as a young
+    chef, by'): the closing comma within `_ASIDE` tokens, followed by a word; None when there is none."""
+    if v.word(j) != ",":
+        return None
+    close = next((i for i in range(j + 1, min(len(v), j + 2 + _ASIDE)) if v.punct(i) and v.word(i) not in ("'s", "-")), None)
+    if close is None or v.word(close) != "," or close - j < 2 or close + 1 >= len(v) or v.punct(close + 1):
+        return None
+    return close
 
 
 def _apposition_start(v: View, j: int, names: dict) -> int | None:
