@@ -1,0 +1,66 @@
+"""Issue 26 (roles and antonyms): a negation elsewhere in a word's clause flips an antonym back,
+asides and noun phrases hold no party of a verb, and frames of several words ('take over from',
+'got the better of') state one relation with their class. All facts are invented."""
+from __future__ import annotations
+
+import pytest
+from semantic_support import confident_signals
+
+from evidencechain.features.semantic.align import sentence_views
+from evidencechain.features.semantic.antonyms import governing
+from evidencechain.features.semantic.frames import Frame, frames, same_relation
+from evidencechain.features.semantic.lexicon import lexicon, stem
+from evidencechain.text.parse import parse_texts
+
+
+def test_a_negation_of_another_word_in_the_clause_governs_it():
+    (v,) = sentence_views(parse_texts(["At no point during the flood was the bridge closed."], progress=False)[0])
+    k = next(i for i in range(len(v)) if v.word(i) == "closed")
+    (o,) = sentence_views(parse_texts(["The bridge remained open during the flood."], progress=False)[0])
+    assert governing(v, k, o, lexicon()) == 1
+    assert governing(o, next(i for i in range(len(o)) if o.word(i) == "open"), v, lexicon()) == 0
+
+
+def test_multi_word_frames_join_their_class():
+    fr = frames()
+    assert same_relation(Frame(stem("take"), "from", "over"), Frame(stem("succeed"), ""), fr) is True
+    assert same_relation(Frame(stem("get"), "", "the better of"), Frame(stem("lose"), "to"), fr) is False
+    assert same_relation(Frame(stem("mentor"), ""), Frame(stem("learn"), "under"), fr) is False
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The Melbrook footbridge remained open throughout the January flood.",
+     "At no point during the January flood was the Melbrook footbridge closed."),
+    ("None of the forty pupils at Brinkley school failed the swimming test.",
+     "All forty pupils at Brinkley school passed the swimming test."),
+    ("Nobody on the Tarrow committee rejected the proposal.",
+     "Everybody on the Tarrow committee accepted the proposal."),
+    ("The Harnby district council has approved a new bus lane for the centre of Elverton.",
+     "A new bus lane for the centre of Elverton has been approved by the Harnby district council."),
+    ("In June, Tobias Renner succeeded Hana Orlik as director of the Castlemere museum.",
+     "Tobias Renner, who became director of the Castlemere museum in June, took over from Hana Orlik."),
+    ("As a junior doctor, Femi Adeyoola was trained by Ruth Calloway at the Dunmere infirmary.",
+     "At the Dunmere infirmary, Femi Adeyoola was trained, as a junior doctor, by Ruth Calloway."),
+])
+def test_meaning_kept_is_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)
+
+
+@pytest.mark.parametrize("evidence, answer, cls, words", [
+    ("None of the eight bridges on the Ledd river failed the safety inspection.",
+     "None of the eight bridges on the Ledd river passed the safety inspection.", "antonym", "passed"),
+    ("The planning committee approved the Ferris Yard housing scheme in May. The scheme had been opposed by "
+     "two residents' groups.",
+     "The Ferris Yard housing scheme, opposed by two residents' groups, was rejected by the planning committee in May.",
+     "antonym", "rejected"),
+    ("In her first season, Oona Keswick was coached by Bram Ellery at the Tollmere rowing club.",
+     "At the Tollmere rowing club, Bram Ellery was coached, in her first season, by Oona Keswick.", "roles", "Keswick"),
+    ("In 2021 Petra Lindqvist replaced Colm Darragh as head coach of Harwick Rovers.",
+     "Colm Darragh, who became head coach of Harwick Rovers in 2021, took over from Petra Lindqvist.", "roles", "Darragh"),
+    ("In the semi-final at Brackwater, the veteran Ilse Marchetti beat the qualifier Dara Nwosu in three sets.",
+     "The qualifier Dara Nwosu got the better of the veteran Ilse Marchetti in three sets in the semi-final at "
+     "Brackwater.", "roles", "Nwosu"),
+])
+def test_errors_are_caught(evidence, answer, cls, words):
+    found = confident_signals(evidence, answer)
+    assert any(c == cls and words in w for c, w, _ in found), found
