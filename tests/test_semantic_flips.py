@@ -39,6 +39,8 @@ def test_multi_word_frames_join_their_class():
      "A new bus lane for the centre of Elverton has been approved by the Harnby district council."),
     ("In June, Tobias Renner succeeded Hana Orlik as director of the Castlemere museum.",
      "Tobias Renner, who became director of the Castlemere museum in June, took over from Hana Orlik."),
+    ("The Pell Foundation funds the Garrow youth orchestra.",  # 'funding' is the frame's particle, no relation
+     "The Garrow youth orchestra receives funding from the Pell Foundation."),
     ("As a junior doctor, Femi Adeyoola was trained by Ruth Calloway at the Dunmere infirmary.",
      "At the Dunmere infirmary, Femi Adeyoola was trained, as a junior doctor, by Ruth Calloway."),
 ])

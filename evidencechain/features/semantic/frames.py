@@ -105,6 +105,19 @@ def _follows(v: View, r: int, words: str) -> bool:
     return len(parts) > 1 and tuple(v.word(j) for j in range(r + 1, min(len(v), r + 1 + len(parts)))) == tuple(parts)
 
 
+def particle_words(v: View, frames_: Frames) -> frozenset[int]:
+    """Positions of the particles right after a frame's verb ('receives funding from': 'funding'):
+    words of the frame, no relation of their own."""
+    out: set[int] = set()
+    for r in range(len(v)):
+        keys = v.keys(r) & frames_.verbs
+        for f in (f for f in frames_.direction if keys and f.verb in keys and f.particle):
+            n = len(f.particle.split())
+            if tuple(v.word(j) for j in range(r + 1, min(len(v), r + 1 + n))) == tuple(f.particle.split()):
+                out.update(range(r + 1, r + 1 + n))
+    return frozenset(out)
+
+
 def same_relation(f: Frame, g: Frame, frames_: Frames) -> bool | None:
     """True where f and g state one relation with the parties in the same places, False where
     exchanged, None where they are not one relation."""

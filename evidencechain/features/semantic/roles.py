@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .align import View
 from .base import Signal
-from .frames import Frame, frame_at, frames, markers, same_relation
+from .frames import Frame, frame_at, frames, markers, particle_words, same_relation
 from .lexicon import Lexicon
 
 _LINKS = frozenset({"the", "a", "an", "and", "or", "but", "'s", "'", "-"})
@@ -229,9 +229,10 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     out, seen = [], set()
     shared = a.all_keys & e.all_keys
     names, their_names = _names(a), _names(e)
+    inside = particle_words(a, frames())  # 'receives funding from': the frame's, judged there
     for r in range(len(a)):
         listed = relation(a, r, lex)
-        if a.punct(r) or r in names or a.word(r) in _LINKS or a.word(r) in _BE or a.word(r) in lex.symmetric \
+        if a.punct(r) or r in names or r in inside or a.word(r) in _LINKS or a.word(r) in _BE or a.word(r) in lex.symmetric \
                 or not (listed or a.keys(r) & shared):
             continue
         lefts = _arguments(a, r, -1, shared, names)
