@@ -105,6 +105,10 @@ class Lexicon:
     """Words before a governor that make its event real ('fulfilling his pledge to appoint')."""
     realising: frozenset[str] = frozenset()
     hedges: frozenset[str] = frozenset()
+    conditionals: frozenset[tuple[str, ...]] = frozenset()
+    """Words that open a clause stating a condition, not a fact ('if', 'unless', 'provided')."""
+    clausal: frozenset[str] = frozenset()
+    """Governors whose that-clause is an event not real ('recommended that the hospital close')."""
     subject_reach: int = 0
     """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
@@ -193,7 +197,9 @@ def _irrealis(table: dict) -> dict:
             "intentions": frozenset(table["intentions"]),
             "object_governors": frozenset(table["object_governors"]), "fulfilled": frozenset(table["fulfilled"]),
             "realising": frozenset(table["realising"]),
-            "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
+            "hedges": frozenset(table["hedges"]),
+            "conditionals": frozenset(tuple(w.split()) for w in table["conditionals"]), "clausal": frozenset(table["clausal"]),
+            "subject_reach": int(table["subject_reach"])}
 
 
 def _roles(roles: dict) -> dict:
