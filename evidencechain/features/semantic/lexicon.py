@@ -55,6 +55,9 @@ class Lexicon:
     """Phrases that hold a scale word but state no level ('each other', 'the most')."""
     belief_scale: str
     belief: frozenset[str]
+    clause_hedges: dict[str, int]
+    """Word before 'that' (or 'be that') -> the belief_scale level it caps its clause at ('it is
+    possible that X will', 'there is a chance that', 'it may be that')."""
     """Verbs of belief that take one level off a word of belief_scale after them ('believes it will')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
@@ -161,6 +164,7 @@ def lexicon() -> Lexicon:
         polar_scales=frozenset(mod["polar_scales"]),
         idioms=tuple(sorted((tuple(p.split()) for p in mod["skip"]), key=len, reverse=True)),
         belief_scale=str(mod["belief_scale"]), belief=frozenset(mod["belief"]),
+        clause_hedges={w: modality[mod["belief_scale"]][x] for w, x in mod["clause_hedges"].items()},
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
