@@ -16,6 +16,19 @@ def is_cue(v: View, k: int, lex: Lexicon) -> bool:
         or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]])
 
 
+_DO = frozenset({"do", "does", "did", "done", "doing"})
+
+
+def _pro_verb(v: View, k: int) -> int | None:
+    """Where a form of 'do' that ends its clause stands at k ('... is something the observatory no
+    longer does'), the verb it stands for: the first verb in '-ing' before it (the sentence's
+    gerund subject, 'opening the telescope')."""
+    if k >= len(v) or v.word(k) not in _DO or (k + 1 < len(v) and not v.punct(k + 1)):
+        return None
+    return next((i for i in range(k) if v.word(i).endswith("ing") and v.word(i) != v.lemma(i)
+                 and v.content(i)), None)
+
+
 def _subject_scope(v: View, k: int) -> int | None:
     """The first content word after a subject cue that is no name ('neither Ana nor Ben attended')."""
     j = v.next_content(k)
@@ -49,6 +62,9 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             after = v.word(k + 1) if k + 1 < len(v) else ""
             pair = (w, after) in lex.pair_cues or (w in ("no", *lex.verb_negation) and after in ("longer", "to"))
             j = v.next_content(k + 1 if pair else k)
+            verb = _pro_verb(v, k + 2 if pair else k + 1)
+            if verb is not None:  # 'opening the telescope is something it no longer does': 'opening'
+                j = verb
             named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
             if named and w in lex.subject_cues:
                 j, named = _subject_scope(v, k), False
