@@ -132,6 +132,24 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
     return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
+def _clause_keys(v: View, k: int, lex: Lexicon) -> frozenset[str]:
+    """Keys of the content words of the clause around k (between punctuation or clause breaks)."""
+    out = set()
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(v) and not v.punct(j) and v.word(j) not in lex.clause_breaks:
+            out |= v.keys(j) if v.content(j) else set()
+            j += step
+    return frozenset(out)
+
+
+def _placed(v: View, k: int, other: View, found: list[int], lex: Lexicon) -> int:
+    """The one of `found` (positions in `other` of the word at k or its opposite) whose clause
+    shares most words with k's clause; the word itself on a tie."""
+    mine = _clause_keys(v, k, lex)
+    return min(found, key=lambda j: (-len(_clause_keys(other, j, lex) & mine), not other.keys(j) & v.keys(k)))
+
+
 def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int | None:
     """A word before k in its clause that asserts what the evidence's cue denies: that the state
     goes on ('still', 'continues to' for 'no longer'), or the cue's opposite ('more' for 'less')."""
@@ -157,6 +175,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
+        if anchor and not e.keys(_placed(a, j, e, anchor, lex)) & a.keys(j):
+            continue  # 'is not open' for 'is closed' in the same clause: a negation and an opposite agree
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
             flipped[0].add(k)
