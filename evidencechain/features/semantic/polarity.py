@@ -150,6 +150,14 @@ def _placed(v: View, k: int, other: View, found: list[int], lex: Lexicon) -> int
     return min(found, key=lambda j: (-len(_clause_keys(other, j, lex) & mine), not other.keys(j) & v.keys(k)))
 
 
+def _opposite_placed(v: View, k: int, other: View, found: list[int], lex: Lexicon) -> bool:
+    """Whether `other` states the word at k in another clause and its opposite in k's own clause
+    ('is not open on Sundays' for 'is closed on Sundays but opens late on Thursdays')."""
+    opposite = frozenset().union(*(lex.antonyms.get(x, frozenset()) for x in v.keys(k)))
+    placed = _placed(v, k, other, found, lex)
+    return bool(other.keys(placed) & opposite) and any(other.keys(j) & v.keys(k) for j in found)
+
+
 def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int | None:
     """A word before k in its clause that asserts what the evidence's cue denies: that the state
     goes on ('still', 'continues to' for 'no longer'), or the cue's opposite ('more' for 'less')."""
@@ -175,7 +183,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
-        if anchor and not e.keys(_placed(a, j, e, anchor, lex)) & a.keys(j):
+        if anchor and _opposite_placed(a, j, e, anchor, lex):
             continue  # 'is not open' for 'is closed' in the same clause: a negation and an opposite agree
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
