@@ -65,7 +65,7 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             verb = _pro_verb(v, k + 2 if pair else k + 1)
             if verb is not None:  # 'opening the telescope is something it no longer does': 'opening'
                 j = verb
-            named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            named = j is not None and v.text(j)[:1].isupper() and verb is None  # a name is not what a negation negates
             if named and w in lex.subject_cues:
                 j, named = _subject_scope(v, k), False
             verb = _coordinated(v, k, lex) if w in ("neither", "nor") else None
