@@ -23,6 +23,8 @@ class FrameCues:
     determiners: frozenset[str]
     durations: frozenset[str]
     irregular_past: frozenset[str]
+    cleft_verbs: frozenset[str]
+    comparisons: tuple[tuple[str, ...], ...]
     min_frame_cover: float
     min_frame_words: int
     min_act_words: int
@@ -32,7 +34,8 @@ class FrameCues:
 def frame_cues() -> FrameCues:
     raw = tomllib.loads(resources.files(__package__).joinpath("data", "holders.toml").read_text(encoding="utf-8"))
     return FrameCues(*(frozenset(raw[k]) for k in ("weekdays", "place_prepositions", "scene_openers", "auxiliaries",
-                                                   "determiners", "durations", "irregular_past")),
+                                                   "determiners", "durations", "irregular_past", "cleft_verbs")),
+                     tuple(tuple(x.split()) for x in raw["comparisons"]),
                      float(raw["min_frame_cover"]), int(raw["min_frame_words"]), int(raw["min_act_words"]))
 
 
@@ -171,7 +174,66 @@ def gapped(v: View, ks: list[int], vals: list[FrameValue], lex: Lexicon, fc: Fra
                    or (v.word(k) in fc.auxiliaries and v.word(k) != "'s") for k in before)  # 'children's tickets'
 
 
-def pieces(v: View, skip: set[int], vals: list[FrameValue], breaks: frozenset[str]) -> list[list[int]]:
+def possessive(v: View, k: int, lex: Lexicon) -> bool:
+    """A "'s" between two nouns ('the quartet's cellist'): no verb."""
+    return v.word(k) == "'s" and 0 < k < len(v) - 1 and v.content(k - 1) and v.content(k + 1) \
+        and not verb_like(v, k + 1, lex) and not v.doc.like_num[v.idx[k + 1]]
+
+
+def cleft(v: View, ks: list[int], lex: Lexicon, fc: FrameCues) -> list[int]:
+    """The opening 'it was' of a cleft whose focus is a name ('It was the goalkeeper Jiri Palomo who
+    scored twice'): without it, the focus is the subject of the act after the relative word. [] where
+    the clause is no such cleft."""
+    rest = [k for k in ks if not v.punct(k)]
+    if len(rest) < 4 or v.word(rest[0]) != "it" or v.word(rest[1]) not in fc.cleft_verbs:
+        return []
+    for k in rest[2:]:
+        if v.word(k) in lex.relative:
+            named = v.text(k - 1)[:1].isupper() and v.content(k - 1)
+            return rest[:2] if named and v.word(k) in ("who", "that") else []
+        if v.word(k) in fc.auxiliaries or verb_like(v, k, lex):
+            return []
+    return []
+
+
+def comparisons(v: View, vals: list[FrameValue], fc: FrameCues) -> tuple[dict[int, int], list[FrameValue]]:
+    """Where a comparison after a comma opens a clause of its own ('..., compared with 24 months for mice
+    on the standard diet', ', against $42,000 for Hanne'), to the position after its opening words: it
+    must hold a value of a kind the words before it hold; a bare number there takes the unit of the
+    last amount before it (', versus 9,700 for its away games'). And the values, so completed."""
+    out: dict[int, int] = {}
+    for k in range(1, len(v)):
+        if v.word(k - 1) != ",":
+            continue
+        cue = next((c for c in fc.comparisons if tuple(v.word(j) for j in range(k, min(len(v), k + len(c)))) == c), None)
+        if cue is None:
+            continue
+        end = next((m for m in range(k + len(cue), len(v)) if v.word(m) in (",", ";")), len(v))
+        last = next((x.kind for x in reversed(vals) if min(x.positions) < k and x.kind.startswith("n:")), None)
+        vals = [FrameValue(x.positions, x.key, last, x.located) if x.kind == "n:" and last and k <= min(x.positions) < end
+                else x for x in vals]
+        after = {x.kind for x in vals if k <= min(x.positions) < end and x.kind not in ("place", "agent")}
+        if after & {x.kind for x in vals if min(x.positions) < k}:
+            out[k] = k + len(cue)
+    return out, vals
+
+
+def lead_subject(v: View, ks: list[int], end: int, lex: Lexicon, fc: FrameCues) -> list[int]:
+    """A clause's words before the last verb word before `end`, its value ('mice on a low-salt diet' of
+    'mice on a low-salt diet lived for an average of 29 months', 'patients given the inhaler' of
+    'patients given the inhaler had 3 attacks'); [] where no verb word is there."""
+    verbs = [k for k in ks if k < end and ((v.word(k) in fc.auxiliaries and not possessive(v, k, lex))
+                                           or verb_like(v, k, lex))]
+    if not verbs:
+        return []
+    first = verbs[-1]
+    while first - 1 in verbs:  # 'had been given'
+        first -= 1
+    return [k for k in ks if k < first]
+
+
+def pieces(v: View, skip: set[int], vals: list[FrameValue], breaks: frozenset[str],
+           starts: frozenset[int] = frozenset()) -> list[list[int]]:
     """The clauses of v outside `skip` (relative clauses) as position lists; a piece joins the one before
     it (the next when first) unless it holds a value and either a content word outside its values or,
     as a gapped conjunct, a name and a value of a kind the piece before holds ('and Greta Moll in 2012')."""
@@ -180,7 +242,7 @@ def pieces(v: View, skip: set[int], vals: list[FrameValue], breaks: frozenset[st
     for k in range(len(v)):
         if k in skip:
             continue
-        if (v.word(k) in breaks or v.word(k) == ";") and raw[-1]:
+        if (v.word(k) in breaks or v.word(k) == ";" or k in starts) and raw[-1]:
             raw.append([])
         raw[-1].append(k)
     out: list[list[int]] = []

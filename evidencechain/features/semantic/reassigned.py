@@ -37,8 +37,9 @@ def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -
     home, rival = h.holders - r.holders, r.holders - h.holders
     if x.holders & home:
         return "h"
-    if x.holders & rival and home and x.words & r.words and not x.others & (h.others - r.others):
-        return "r"  # the answer gives the value to the rival's holder, the evidence to another holder
+    if x.holders & rival and home and (x.words & r.words or (x.words & h.words and not said & home)) \
+            and not x.others & (h.others - r.others):
+        return "r"  # the answer gives the value to the rival's holder (with its act, or with the value's own act), the evidence to another holder
     f, hs, rs = x.features, h.features, r.features
     dh, dr = hs - rs, rs - hs
     if f & dh:
@@ -50,6 +51,13 @@ def follows(x: Bound, h: Bound, r: Bound, said: frozenset[str], fc: FrameCues) -
         return None
     strict = x.kind not in _NAMES  # a place is matched within its own sentence only
     return "r" if len(f & dr) >= fc.min_frame_words or len(f & rs) >= fc.min_frame_words + strict else None
+
+
+def _own(x: Bound, h: Bound, r: Bound) -> bool:
+    """Whether the answer's frame of x holds words that tell h's frame (the value's own) from r's, and
+    none that tell r's from h's."""
+    f, hs, rs = x.features, h.features, r.features
+    return bool(f & (hs - rs)) and not f & (rs - hs)
 
 
 def _candidates(x: Bound, mine: list[Bound], source: list[Bound]) -> tuple[list[Bound], list[Bound]]:
@@ -101,6 +109,10 @@ def reassigned(a: View, source: list[Bound], lex: Lexicon) -> tuple[list[Signal]
         if x.kind not in _NAMES and x.holders and rivals \
                 and all(any(x.holders & (h.holders - r.holders) for h in homes) for r in rivals):
             confirmed.update(int(a.idx[k]) for k in x.positions)
+            continue
+        others = [r for r in source if r.kind == x.kind and r.key != x.key and not r.paired and not _near_equal(r, x)]
+        if x.kind not in _NAMES and others and all(any(_own(x, h, r) for h in homes) for r in others):
+            confirmed.update(int(a.idx[k]) for k in x.positions)  # its frame is its own, against every rival
             continue
         taken = [r for r in rivals if all(follows(x, h, r, said, fc) == "r" for h in homes)
                  and (x.kind != "agent" or _acts(x, r, fc))]

@@ -25,11 +25,15 @@ from .frame_clauses import (
     FrameValue,
     anaphoric,
     appositions,
+    cleft,
+    comparisons,
     doer,
     frame_cues,
     fronted,
     gapped,
+    lead_subject,
     pieces,
+    possessive,
     relatives,
     subject_run,
     verb_like,
@@ -166,7 +170,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
     c, fc = cues(), frame_cues()
     breaks = (lex.clause_breaks - lex.relative) | {";"}
     runs = _runs(v, c)
-    vals = _values(v, lex, c, fc, runs)
+    compared, vals = comparisons(v, _values(v, lex, c, fc, runs), fc)
     feats = _Features(v, vals, runs)
     rels = relatives(v, lex, breaks)
     opening = fronted(v, lex, fc, breaks)
@@ -180,15 +184,31 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
     out: list[Bound] = []
     subject, first = before, None
     previous: tuple[list[int], list[FrameValue]] | None = None
-    for ks in pieces(v, inside, vals, breaks):
+    for ks in pieces(v, inside, vals, breaks, frozenset(compared)):
         mine = [x for x in vals if min(x.positions) in ks]
         frame = sorted(set(ks) | set(scene))
+        opener = cleft(v, ks, lex, fc)  # 'It was X who scored': X scored
         cut = min([min(x.positions) for x in mine if x.kind not in ("place", "agent")]
-                  + [k for k in ks if v.word(k) in fc.auxiliaries or verb_like(v, k, lex)] + [len(v)])
+                  + [k for k in ks if k not in opener and ((v.word(k) in fc.auxiliaries and not possessive(v, k, lex))
+                                                           or verb_like(v, k, lex))] + [len(v)])
         own = feats.names_in(k for k in ks if k < cut and k not in scene and k not in apposed)
-        if own:  # 'His co-defendant, Lucas Fenner,': a subject of its own
+        comparison = previous is not None and ks[0] in compared
+        if comparison:  # ', compared with 24 months for mice on the standard diet': its own group, the verb before
+            pks, pvals = previous
+            kinds = {x.kind for x in mine}
+            end = min([min(x.positions) for x in pvals if x.kind in kinds] + [len(v)])
+            group = lead_subject(v, [k for k in pks if k not in scene and k not in inside], end, lex, fc)
+            setting: set[int] = set()
+            for k in group:  # a name there with its noun ('at the Quay hospital') sets both groups
+                if k in feats.name_at or (k - 1 in setting and v.content(k)):
+                    setting.add(k)
+            gone = [k for k in group if k not in setting]
+            own = feats.names_in(k for k in ks if k >= compared[ks[0]]) | feats.names_in(group)
+            frame = sorted((set(frame) - set(range(ks[0], compared[ks[0]])))
+                           | (set(pks) - set(gone) - {k for x in pvals if x.kind in kinds for k in x.positions}))
+        elif own:  # 'His co-defendant, Lucas Fenner,': a subject of its own
             subject = own
-        is_gapped = previous is not None and gapped(v, ks, mine, lex, fc, breaks)
+        is_gapped = not comparison and previous is not None and gapped(v, ks, mine, lex, fc, breaks)
         if is_gapped:
             pks, pvals = previous
             pvals = [x for x in pvals if x.kind in {x.kind for x in mine}]
@@ -200,7 +220,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
         holders = own or (subject if not is_gapped and anaphoric(v, ks, c, fc, breaks) else frozenset())
         for x in mine:
             n = next((r for r in runs if r.lo == min(x.positions)), None)
-            role = doer(v, [k for k in ks if v.word(k) not in breaks and k not in scene], n, fc) \
+            role = doer(v, [k for k in ks if v.word(k) not in breaks and k not in scene and k not in opener], n, fc) \
                 if n is not None and x.kind in ("place", "agent") and not x.located else None
             if role is not None:  # a name that does the act is an agent, whatever its entity label
                 x = FrameValue(x.positions, x.key, "agent", x.located)
