@@ -20,6 +20,9 @@ from .polarity import is_cue
 _OBJECT_REACH = 5
 """Tokens between a governor and the 'to' of its complement ('ordered Pendrell Chemicals to')."""
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being"})
+_CLAUSE_REACH = 14
+_SUBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "my", "it", "they", "he", "she",
+                             "we", "i", "you", "this", "these", "those", "all", "every", "each", "no", "some"})
 _FUNCTION = frozenset({"the", "a", "an", "be", "have", "do", "this", "that", "these", "those", "its", "their"})
 
 
@@ -59,14 +62,48 @@ def intention(v: View, g: int, lex: Lexicon) -> bool:
     return governor(v, g, lex) in lex.intentions
 
 
+def condition(v: View, k: int, lex: Lexicon) -> int | None:
+    """The end (exclusive) of a conditional opener starting at k ('if', 'provided that', 'in the
+    event that'), or None."""
+    return max((k + len(w) for w in lex.conditionals if all(_token(v, k + i) == x for i, x in enumerate(w))),
+               default=None)
+
+
+def _subject_start(v: View, k: int) -> bool:
+    """Whether a clause's subject starts at k ('that the hospital close', 'that it repay'), not its
+    verb (a relative 'that': 'the proposal that was rejected')."""
+    w = _token(v, k)
+    return w in _SUBJECT_STARTS or (k < len(v) and v.text(k)[:1].isupper())
+
+
+def _clause_verbs(v: View, start: int, lex: Lexicon) -> list[int]:
+    """The content words of a clause from `start` up to its comma or the clause's end: those of a
+    condition or a that-clause, whose verbs are events not asserted ('if the spillway fails its
+    inspection', 'that the hospital close its ward')."""
+    out = []
+    for k in range(start, min(len(v), start + _CLAUSE_REACH)):
+        if v.punct(k) or v.word(k) in ("then", "so"):
+            break
+        if v.content(k) and v.text(k).isalpha() and v.text(k).islower():
+            out.append(k)
+    return out
+
+
 def governed(v: View, lex: Lexicon) -> list[tuple[int, int]]:
-    """(governor, governed verb) positions of the sentence."""
+    """(governor, governed verb) positions of the sentence: a governor's 'to' or '-ing' verb, every
+    word of its that-clause ('recommended that the hospital close'), and every word of a condition
+    ('If the spillway fails its inspection', the conditional word standing as the governor)."""
     out = []
     for g in range(len(v)):
         if governor(v, g, lex) is not None and not _fulfilled(v, g, lex):
             k = _complement(v, g)
             if k is not None:
                 out.append((g, k))
+            elif governor(v, g, lex) in lex.clausal and _token(v, g + 1) == "that" and _subject_start(v, g + 2):
+                out += [(g, j) for j in _clause_verbs(v, g + 2, lex)]
+        end = condition(v, g, lex)
+        if end is not None:
+            out += [(g, j) for j in _clause_verbs(v, end, lex) if all(j != k for _, k in out)]
     return out
 
 
@@ -76,7 +113,8 @@ def _unrealised(v: View, k: int, lex: Lexicon) -> bool:
     for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
         if v.punct(j):
             return False
-        if governor(v, j, lex) is not None or v.word(j) in lex.hedges or is_cue(v, j, lex):
+        if governor(v, j, lex) is not None or v.word(j) in lex.hedges or is_cue(v, j, lex) \
+                or condition(v, j, lex) is not None:
             return True
     return False
 

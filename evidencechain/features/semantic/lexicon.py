@@ -55,6 +55,9 @@ class Lexicon:
     """Phrases that hold a scale word but state no level ('each other', 'the most')."""
     belief_scale: str
     belief: frozenset[str]
+    clause_hedges: dict[str, int]
+    """Word before 'that' (or 'be that') -> the belief_scale level it caps its clause at ('it is
+    possible that X will', 'there is a chance that', 'it may be that')."""
     """Verbs of belief that take one level off a word of belief_scale after them ('believes it will')."""
     reporting: frozenset[str]
     attribution: frozenset[str]
@@ -105,6 +108,10 @@ class Lexicon:
     """Words before a governor that make its event real ('fulfilling his pledge to appoint')."""
     realising: frozenset[str] = frozenset()
     hedges: frozenset[str] = frozenset()
+    conditionals: frozenset[tuple[str, ...]] = frozenset()
+    """Words that open a clause stating a condition, not a fact ('if', 'unless', 'provided')."""
+    clausal: frozenset[str] = frozenset()
+    """Governors whose that-clause is an event not real ('recommended that the hospital close')."""
     subject_reach: int = 0
     """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
 
@@ -157,6 +164,7 @@ def lexicon() -> Lexicon:
         polar_scales=frozenset(mod["polar_scales"]),
         idioms=tuple(sorted((tuple(p.split()) for p in mod["skip"]), key=len, reverse=True)),
         belief_scale=str(mod["belief_scale"]), belief=frozenset(mod["belief"]),
+        clause_hedges={w: modality[mod["belief_scale"]][x] for w, x in mod["clause_hedges"].items()},
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
@@ -193,7 +201,9 @@ def _irrealis(table: dict) -> dict:
             "intentions": frozenset(table["intentions"]),
             "object_governors": frozenset(table["object_governors"]), "fulfilled": frozenset(table["fulfilled"]),
             "realising": frozenset(table["realising"]),
-            "hedges": frozenset(table["hedges"]), "subject_reach": int(table["subject_reach"])}
+            "hedges": frozenset(table["hedges"]),
+            "conditionals": frozenset(tuple(w.split()) for w in table["conditionals"]), "clausal": frozenset(table["clausal"]),
+            "subject_reach": int(table["subject_reach"])}
 
 
 def _roles(roles: dict) -> dict:

@@ -26,6 +26,8 @@ from .polarity import is_cue, prefixed
 _MODALS = frozenset({"may", "might", "could"})
 _NEGATION_REACH = 2
 _FOLLOWING = 8
+_SHARED_CLAUSE_WORDS = 4
+"""Keys (a word's forms and stems count apart) that two clauses share to be the same place."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,22 @@ def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
         if not _negated(v, k, lex):
             out.append(Hit(k, end, level))
         k = end
+    return _capped(v, out, lex) if name == lex.belief_scale else out
+
+
+def _capped(v: View, found: list[Hit], lex: Lexicon) -> list[Hit]:
+    """The hits with those inside a clause that a hedge opens ('it is possible that she will ride':
+    'will') at most at the hedge's level, up to the sentence's end or a ';'."""
+    cap, out = None, []
+    hedges = {k: lex.clause_hedges[v.word(k)] for k in range(len(v)) if v.word(k) in lex.clause_hedges and (
+        _token(v, k + 1) == "that" or (_token(v, k + 1), _token(v, k + 2)) == ("be", "that"))}
+    for k in range(len(v)):
+        if v.word(k) == ";":
+            cap = None
+        if k in hedges:
+            cap = hedges[k] if cap is None else min(cap, hedges[k])
+        out += [h if cap is None or h.level <= cap or h.lo in hedges else Hit(h.lo, h.hi, cap, h.subject)
+                for h in found if h.lo == k]
     return out
 
 
@@ -180,6 +198,15 @@ def _window(v: View, h: Hit, limit: int = 1) -> frozenset[str]:
 def _same_place(a: View, h: Hit, e: View, g: Hit) -> bool:
     return bool(_window(a, h) & _window(e, g, 3) or _window(a, h, 3) & _window(e, g)) \
         or _token(a, h.lo - 1) == _token(e, g.lo - 1) or _token(a, h.hi) == _token(e, g.hi)
+
+
+def _clause_keys(v: View, h: Hit, lex: Lexicon) -> frozenset[str]:
+    """Keys of the content words of the hit's clause, both sides of it."""
+    out, j = set(), h.lo - 1
+    while j >= 0 and not v.punct(j) and v.word(j) not in lex.clause_breaks:
+        out |= v.keys(j) if v.content(j) else set()
+        j -= 1
+    return frozenset(out).union(*_following(v, h, lex))
 
 
 def _following(v: View, h: Hit, lex: Lexicon) -> list[frozenset[str]]:
@@ -234,21 +261,33 @@ def _words(v: View, h: Hit) -> str:
     return v.span_text(list(range(h.lo, h.hi)))
 
 
+def _tokens(v: View, h: Hit, scale: dict[str, int]) -> tuple[int, ...]:
+    """The hit's tokens; for a phrase of the scale ('every one of'), less its number words (a
+    number of a share, 'one of the four', keeps it: shares are numbers)."""
+    ks = range(h.lo, h.hi)
+    if " ".join(v.word(k) for k in ks) in scale:
+        ks = [k for k in ks if not v.doc.like_num[v.idx[k]]] or ks
+    return tuple(int(v.idx[k]) for k in ks)
+
+
 def _shifts(a: View, e: View, mine: list[Hit], theirs: list[Hit], name: str, lex: Lexicon) -> list[Signal]:
     out, top = [], max(lex.modality[name].values())
     inside = {j for g in theirs for j in (*range(g.lo, g.hi), e.next_content(g.hi - 1, 4))}  # hedges and their words
     near = {h: [g for g in theirs if _same_place(a, h, e, g)] for h in mine}
+    if len(mine) == len(theirs) == 1 and not near[mine[0]] \
+            and len(_clause_keys(a, mine[0], lex) & _clause_keys(e, theirs[0], lex)) >= _SHARED_CLAUSE_WORDS:
+        near[mine[0]] = theirs  # the one word of the scale on each side, in a clause both state ('seldom meets' / 'meetings usually go ahead')
     own = {h: _counterpart(a, h, e, near[h], lex) for h in mine}
     for h in mine:  # an evidence word that another answer word restates is not this one's ('draft plan' / 'approved a plan')
         g = _counterpart(a, h, e, [g for g in near[h] if not any(
             x is not h and own[x] is g and x.level == g.level for x in mine)], lex)
-        last = next((i for i in range(h.hi - 1, h.lo - 1, -1) if a.content(i)), h.hi - 1)  # 'certain' of 'certain to'
+        last = next((i for i in range(h.hi - 1, h.lo - 1, -1) if a.content(i)), h.lo)  # 'certain' of 'certain to'
         if g is None or g.level == h.level or any(  # the evidence says the answer's word unhedged too
                 e.keys(j) & a.keys(last) for j in range(len(e)) if j not in inside and not _negated(e, j, lex)):
             continue
         if name in lex.polar_scales and {g.level, h.level} == {0, top}:
             continue  # 'None of them passed' = 'All of them failed': polarity's
-        out.append(Signal("modality", tuple(int(a.idx[k]) for k in range(h.lo, h.hi)), _words(e, g)))
+        out.append(Signal("modality", _tokens(a, h, lex.modality[name]), _words(e, g)))
     return out
 
 

@@ -16,6 +16,19 @@ def is_cue(v: View, k: int, lex: Lexicon) -> bool:
         or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]])
 
 
+_DO = frozenset({"do", "does", "did", "done", "doing"})
+
+
+def _pro_verb(v: View, k: int) -> int | None:
+    """Where a form of 'do' that ends its clause stands at k ('... is something the observatory no
+    longer does'), the verb it stands for: the first verb in '-ing' before it (the sentence's
+    gerund subject, 'opening the telescope')."""
+    if k >= len(v) or v.word(k) not in _DO or (k + 1 < len(v) and not v.punct(k + 1)):
+        return None
+    return next((i for i in range(k) if v.word(i).endswith("ing") and v.word(i) != v.lemma(i)
+                 and v.content(i)), None)
+
+
 def _subject_scope(v: View, k: int) -> int | None:
     """The first content word after a subject cue that is no name ('neither Ana nor Ben attended')."""
     j = v.next_content(k)
@@ -49,7 +62,10 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             after = v.word(k + 1) if k + 1 < len(v) else ""
             pair = (w, after) in lex.pair_cues or (w in ("no", *lex.verb_negation) and after in ("longer", "to"))
             j = v.next_content(k + 1 if pair else k)
-            named = j is not None and v.text(j)[:1].isupper()  # a name is not what a negation negates
+            verb = _pro_verb(v, k + 2 if pair else k + 1)
+            if verb is not None:  # 'opening the telescope is something it no longer does': 'opening'
+                j = verb
+            named = j is not None and v.text(j)[:1].isupper() and verb is None  # a name is not what a negation negates
             if named and w in lex.subject_cues:
                 j, named = _subject_scope(v, k), False
             verb = _coordinated(v, k, lex) if w in ("neither", "nor") else None
@@ -116,6 +132,32 @@ def _related(v: View, k: int, other: View, lex: Lexicon) -> list[int]:
     return sorted(other.find(frozenset(keys)), key=lambda j: not other.keys(j) & v.keys(k))  # the word itself first
 
 
+def _clause_keys(v: View, k: int, lex: Lexicon) -> frozenset[str]:
+    """Keys of the content words of the clause around k (between punctuation or clause breaks)."""
+    out = set()
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(v) and not v.punct(j) and v.word(j) not in lex.clause_breaks:
+            out |= v.keys(j) if v.content(j) else set()
+            j += step
+    return frozenset(out)
+
+
+def _placed(v: View, k: int, other: View, found: list[int], lex: Lexicon) -> int:
+    """The one of `found` (positions in `other` of the word at k or its opposite) whose clause
+    shares most words with k's clause; the word itself on a tie."""
+    mine = _clause_keys(v, k, lex)
+    return min(found, key=lambda j: (-len(_clause_keys(other, j, lex) & mine), not other.keys(j) & v.keys(k)))
+
+
+def _opposite_placed(v: View, k: int, other: View, found: list[int], lex: Lexicon) -> bool:
+    """Whether `other` states the word at k in another clause and its opposite in k's own clause
+    ('is not open on Sundays' for 'is closed on Sundays but opens late on Thursdays')."""
+    opposite = frozenset().union(*(lex.antonyms.get(x, frozenset()) for x in v.keys(k)))
+    placed = _placed(v, k, other, found, lex)
+    return bool(other.keys(placed) & opposite) and any(other.keys(j) & v.keys(k) for j in found)
+
+
 def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int | None:
     """A word before k in its clause that asserts what the evidence's cue denies: that the state
     goes on ('still', 'continues to' for 'no longer'), or the cue's opposite ('more' for 'less')."""
@@ -141,6 +183,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if j is None or any(a.keys(j) & s for s in e_scoped):
             continue
         anchor = _related(a, j, e, lex)
+        if anchor and _opposite_placed(a, j, e, anchor, lex):
+            continue  # 'is not open' for 'is closed' in the same clause: a negation and an opposite agree
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
             flipped[0].add(k)
