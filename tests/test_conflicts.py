@@ -63,15 +63,22 @@ _HOURS = ("passage 1: Park Depot sells tools. The chain operates 693 stores.\n\n
           "and close at 11:00 PM, Monday through Saturday.")
 
 
+def test_an_answer_whose_place_picks_one_of_two_passages_is_judged_against_it():
+    """'fell in Europe' where Europe rose and Asia fell: the place decides which passage the answer
+    follows (a sentence fused from two evidence sentences), so the flip is confident."""
+    evidence = ("passage 1: Sales of the Corvo phone rose in 2020 in Europe.\n\npassage 2: Sales of the Corvo "
+                "phone fell in 2020 in Asia.")
+    doc, signals = _signals(evidence, "Sales of the Corvo phone fell in 2020 in Europe.")
+    assert [(s.cls, doc.token_text(s.tokens[0]), s.evidence) for s in signals if s.confident] == [("antonym", "fell", "rose")]
+    doc, signals = _signals(evidence, "Sales of the Corvo phone fell in 2020 in Asia.")
+    assert not [s for s in signals if s.confident]
+
+
 @pytest.mark.parametrize("evidence, answer, guard", [
     # the answer's words stand in their slot elsewhere in the source ('usually live', 'for 22 to 26')
     ("passage 1: In captivity, emperor penguins may live up to 43 years.\n\npassage 2: In the wild, emperor "
      "penguins usually live between 16 and 19 years.", "In captivity, emperor penguins usually live up to 43 years.",
      "stated_elsewhere"),
-    # another passage aligns almost as well as the best-aligned sentence: which one the answer
-    # follows is unclear, so the rule withholds (the fitted detectors still weigh the signal)
-    ("passage 1: Sales of the Corvo phone rose in 2020 in Europe.\n\npassage 2: Sales of the Corvo phone fell "
-     "in 2020 in Asia.", "Sales of the Corvo phone fell in 2020 in Europe.", "min_margin"),
 ])
 def test_multi_passage_guard_removes_a_signal_the_source_supports(evidence, answer, guard, monkeypatch):
     from evidencechain.features.semantic.lexicon import lexicon
