@@ -184,6 +184,9 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
                            help="report this detector of the model after calibration (default: the one with the "
                                 "best cross-validated verdict F1 on your answers)")
     calibrate.add_argument("--folds", type=POSITIVE, default=5, help="cross-validation folds (default 5; at least 2)")
+    calibrate.add_argument("--objective", choices=("joint", "answer"), default="joint",
+                           help="with labelled spans, choose thresholds and the detector for the mean of answer F1 "
+                                "and span F1, as the default model does (joint, default), or for answer F1 alone")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
     calibrate.add_argument("--stack-min", type=POSITIVE, default=30, metavar="N",
                            help="fit and estimate a stacker (a logistic regression over the model's answer "

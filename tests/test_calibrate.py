@@ -210,16 +210,18 @@ def _objective(model, name, data, spans: bool) -> float:
     return (got["response_f1"] + got["span_f1"]) / 2 if spans else got["response_f1"]
 
 
-@pytest.mark.parametrize("spans", [True, False])
-def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example_data, spans):
-    """An answer is flagged by its risk or by a word. Without word labels the chosen cut is the best
-    verdict F1; with them, the best mean of verdict F1 and span F1 (`detect`'s spans), as in the default model."""
+@pytest.mark.parametrize("spans, objective", [(True, "joint"), (False, "joint"), (True, "answer")])
+def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example_data, spans, objective):
+    """An answer is flagged by its risk or by a word. Without word labels (or with `objective`
+    "answer") the chosen cut is the best verdict F1; with them, the best mean of verdict F1 and span
+    F1 (`detect`'s spans), as in the default model."""
     detector, data = example_data
     if not spans:
         data = copy.deepcopy(data)
         data.word_known = {r.id for r in data.corpus.responses if not r.hallucinated}
-    model = cal.refit(copy.deepcopy(detector.model), data)
+    model = cal.refit(copy.deepcopy(detector.model), data, objective=objective)
     name = model.primary
+    spans = spans and objective == "joint"
     chosen = _objective(model, name, data, spans)
     for other in (0.0, 0.3, 0.5, 0.7, 0.9, 1.0):
         trial = copy.deepcopy(model)

@@ -12,7 +12,8 @@ model, or `--model`) keeps its features and fitted detectors. On the labelled an
 3. per candidate, the answer threshold with the best objective: the F1 of `detect`'s verdict (an
    answer is flagged when its risk reaches the answer threshold or a word reaches the word
    threshold) or, when some answers have word labels, the mean of that F1 and the span F1 of
-   `detect`'s spans -- the default model's own objective (`default.joint_cut`); the candidate with
+   `detect`'s spans -- the default model's own objective (`default.joint_cut`; `--objective answer`
+   keeps verdict F1 alone); the candidate with
    the better objective is kept (word F1 breaks ties; then the base's);
 4. the detector `detect` reports: the best objective over inner folds of the labelled answers
    (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
@@ -39,6 +40,9 @@ from .stack import stack
 MIN_PER_CLASS = 10
 """Fewest hallucinated and fewest supported answers calibrate accepts (and at least one per fold)."""
 DEFAULT_FOLDS = 5
+OBJECTIVES = ("joint", "answer")
+"""What thresholds and the reported detector are chosen for, when spans are labelled: the default
+model's mean of answer F1 and span F1, or answer (verdict) F1 alone."""
 REPORT = "calibration.json"
 
 
@@ -140,9 +144,11 @@ def subset_tables(tables, ids: set[str]):
 
 # -- refitting --------------------------------------------------------------------------------
 
-def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None):
+def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None,
+          objective: str = "joint"):
     """Calibrate `model` on `data` (in place; see the module docstring) and return it; with
-    `detector`, that detector is the one reported (no choice among them)."""
+    `detector`, that detector is the one reported (no choice among them). `objective` "answer"
+    chooses by verdict F1 alone even when spans are labelled (`OBJECTIVES`)."""
     from .default import flagged_span_counts
 
     base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
@@ -157,7 +163,7 @@ def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector:
         def counts(levels, rule):
             on, off = flagged_span_counts(model, name, data.corpus, scored, levels, rule)
             return on[order], off[order]
-        return counts if with_spans else None
+        return counts if with_spans and objective == "joint" else None
 
     choices = {}
     for name in model.detector_names:
@@ -313,14 +319,14 @@ def folds_of(data: Labelled, folds: int, seed: int) -> list[tuple[list[str], lis
 
 
 def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17,
-                   fixed: str | None = None, stacked: bool = False) -> Estimate:
+                   fixed: str | None = None, stacked: bool = False, objective: str = "joint") -> Estimate:
     """Each fold: `refit` on the other folds (reporting `fixed` if given), both models scored on
     the held-out fold (the base model with its `detector`); with `stacked`, a stacker fitted on
     the same other folds over the refitted model (`stack.stack`) is scored there too."""
     estimate = Estimate(folds, seed, detector)
     for k, (train, test) in enumerate(folds_of(data, folds, seed)):
         part = data.subset(train)
-        model = refit(copy.deepcopy(base), part, folds, seed, fixed)
+        model = refit(copy.deepcopy(base), part, folds, seed, fixed, objective)
         held = data.subset(test)
         before, after = evaluate(base, detector, held), evaluate(model, model.primary, held)
         row = {"fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),

@@ -61,8 +61,8 @@ def run_calibrate(args) -> int:
         data = featurize(detector.model, corpus, progress=not args.quiet and sys.stderr.isatty())
         stacked, why_not = stack_decision(data.labels, args.stack_min, args.no_stack)
         estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed, args.detector,
-                                  stacked)
-        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector)
+                                  stacked, args.objective)
+        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector, args.objective)
         summary = {k: dict(zip(("mean", "sd", "folds"), estimate.summary(k)))
                    for k in METRICS + (STACKED_METRICS if stacked else ())}
         thresholds_detector = model.primary
@@ -106,7 +106,8 @@ def _report(args, detector, data, corpus, estimate, summary, model, thresholds_d
                          "answers": len(data.ids), "hallucinated": int(data.labels.sum()),
                          "answers_with_word_labels": len(data.word_known),
                          "with_spans": sum(bool(r.labels) for r in corpus.responses)},
-            "folds": args.folds, "seed": args.seed, "per_fold": estimate.per_fold, "summary": summary,
+            "folds": args.folds, "seed": args.seed, "objective": args.objective,
+            "per_fold": estimate.per_fold, "summary": summary,
             "thresholds_before": detector.model.thresholds[detector.detector],
             "thresholds_after": model.thresholds[model.primary]}
 
