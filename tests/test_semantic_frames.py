@@ -1,5 +1,6 @@
 """Values bound to the frame of their clause (features.semantic.value_frames) and given in the answer to
-another value's frame (features.semantic.reassigned): each error flagged with confidence, naming the
+another value's frame (features.semantic.reassigned), also across clauses of contrast and comparison
+(two people each with a role and a place, a cleft's focus, "compared with X for Y"): each error flagged with confidence, naming the
 evidence's rival value, and a faithful answer of the same shape, its holders in another order, left
 alone. Invented sentences, none of a suite's."""
 from __future__ import annotations
@@ -40,6 +41,19 @@ FRAMES = [  # (evidence, error, flagged words, evidence words, a faithful answer
      "Rufus Onley, the businessman who funded the hall, unveiled the plaque at the new sports hall on Monday.",
      "Rufus Onley", "Alma Trent",
      "The plaque at the new sports hall, funded by the businessman Rufus Onley, was unveiled on Monday by Alma Trent."),
+    # clauses of contrast and comparison
+    # a possessive's role before the name ("The choir's soprano, X,"): the name is the clause's holder
+    ("The choir's soprano, Ingrid Dahl, grew up in Narvik, while its tenor, Luca Ferri, was raised in Bergamo.",
+     "Ingrid Dahl, the choir's soprano, was raised in Bergamo.", "Bergamo", "Narvik",
+     "Luca Ferri, the tenor, was raised in Bergamo, and the soprano Ingrid Dahl grew up in Narvik."),
+    # a cleft gives one person's act to the other
+    ("At the Marlow regatta, the rower Nils Berg broke the course record and the cox Ada Kimura steered the eight.",
+     "It was the cox Ada Kimura who broke the course record at the Marlow regatta.", "Ada Kimura", "Nils Berg",
+     "It was the rower Nils Berg who broke the course record at the Marlow regatta."),
+    # "compared with X for Y": X is Y's
+    ("In the Tarbet trial, plots sown with clover yielded 41 tonnes of hay, compared with 26 tonnes for bare plots.",
+     "Bare plots in the Tarbet trial yielded 41 tonnes of hay.", "41", "26",
+     "Bare plots yielded 26 tonnes of hay in the Tarbet trial, against 41 tonnes for plots sown with clover."),
 ]
 
 
@@ -83,3 +97,23 @@ def test_a_conjunct_with_its_own_verb_is_not_gapped_and_a_quoted_title_is_no_per
     doc, = parse_texts(['The raucous "Style," is a fever dream, and the critic Ada Quill praised it.'], progress=False)
     people = {b.key: b.person for b in bind(sentence_view(doc, 0, len(doc.text)), lexicon())[0] if b.kind == "agent"}
     assert people.get("style") is not True and people.get("ada quill") is True
+
+
+def test_a_comparison_binds_its_value_to_its_own_group_and_shares_the_verb_before():
+    found = _bound("Pupils taught in small classes scored 71 points on average, compared with 58 points for pupils "
+                   "in large classes.")
+    assert {"small", "taught"} & found["71"].words and "larg" not in found["71"].words
+    assert {"scor", "larg"} <= found["58"].words and "small" not in found["58"].words
+
+
+def test_a_bare_number_in_a_comparison_takes_the_unit_before_it():
+    found = _bound("The Kell line carried 8,200 passengers a day, versus 5,100 for the Orm line.")
+    assert found["8200"].kind == found["5100"].kind == "n:passenger"
+    assert "orm" in found["5100"].holders and "kell" not in found["5100"].names
+
+
+def test_a_cleft_focus_does_the_act_and_a_possessive_is_no_verb():
+    doc, = parse_texts(["It was the pilot Rhea Castel who landed the plane at Dunmore."], progress=False)
+    found = {b.key: b for b in bind(sentence_view(doc, 0, len(doc.text)), lexicon())[0]}
+    assert found["rhea castel"].subject and found["dunmore"].holders == {"rhea", "castel"}
+    assert _bound("The band's drummer, Otto Lind, lived in Malmo.")["malmo"].holders >= {"otto", "lind"}
