@@ -111,6 +111,26 @@ def _corpus_lines(run_json) -> list[str]:
     return lines
 
 
+def _checker_pairs(args: argparse.Namespace) -> int:
+    from .checker.config import load_checker_config
+    from .checker.pipeline import build_training_data, write_pairs
+    from .checker.records import describe
+    from .errors import InputError
+
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        raise InputError(f"{out}: exists; pass --force to overwrite it")
+    config = load_checker_config(args.config)
+    if args.seed is not None:
+        config.seed = args.seed
+    train, validation = build_training_data(config)
+    write_pairs(out, train, validation)
+    mix = describe(train + validation).groupby("source")["pairs"].sum()
+    print(f"checker pairs: {len(train)} training and {len(validation)} validation pairs into {out}")
+    print("  by source: " + ", ".join(f"{k} {v}" for k, v in mix.items()))
+    return 0
+
+
 def _checker_train(args: argparse.Namespace) -> int:
     from .checker.config import load_checker_config
     from .checker.pipeline import read_card, train_checker
@@ -118,7 +138,8 @@ def _checker_train(args: argparse.Namespace) -> int:
     config = load_checker_config(args.config)
     if args.seed is not None:
         config.seed = args.seed
-    out, trained = train_checker(config, args.out, progress=not args.quiet, force=args.force)
+    out, trained = train_checker(config, args.out, progress=not args.quiet, force=args.force,
+                                 pairs_file=args.pairs)
     card = read_card(out) or {}
     m = card.get("metrics", {})
     state = "trained" if trained else "up to date (same inputs hash; --force retrains)"
@@ -164,7 +185,7 @@ def _report(args: argparse.Namespace) -> int:
 
 HANDLERS = {"data check": _data_check, "data audit": _data_audit, "data benchmarks": _data_benchmarks,
             "data planted": _data_planted, "run": _run,
-            "checker train": _checker_train, "detect": _detect, "calibrate": _calibrate, "report": _report}
+            "checker train": _checker_train, "checker pairs": _checker_pairs, "detect": _detect, "calibrate": _calibrate, "report": _report}
 
 
 def build_parser():

@@ -108,7 +108,18 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     train.add_argument("--seed", type=SEED, help="override the config's seed")
     train.add_argument("--force", action="store_true", help="train even when the model is up to date")
     train.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    train.add_argument("--pairs", metavar="FILE", help="train on the pairs `checker pairs` wrote (e.g. built here, "
+                                                       "trained on a GPU machine) instead of building them")
     train.set_defaults(func=handlers.get('checker train'))
+    pairs = _command(checker_sub, "checker pairs", texts)
+    pairs.add_argument("--config", default="experiments/checker.toml", metavar="TOML",
+                       help="the training config (default experiments/checker.toml)")
+    pairs.add_argument("--out", required=True, metavar="FILE",
+                       help="JSON Lines file of the pairs (.gz or .xz compresses); an existing file is kept "
+                            "unless --force")
+    pairs.add_argument("--seed", type=SEED, help="override the config's seed")
+    pairs.add_argument("--force", action="store_true", help="overwrite an existing --out")
+    pairs.set_defaults(func=handlers.get('checker pairs'))
 
     detect = _command(sub, "detect", texts, "\n\n" + MODEL_TRUST)
     detect.add_argument("input", nargs="?", metavar="INPUT",

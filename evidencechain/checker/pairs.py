@@ -9,15 +9,13 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections import Counter
 from pathlib import Path
-
-import pandas as pd
 
 from ..data.load import CorpusConfig
 from ..errors import InputError
 from ..text.windows import best_window, split_sentences, window_around, word_count
 from .perturb import Perturber
+from .planted_pairs import planted_pairs
 from .records import Pair
 
 NLI_LABELS = {"entailment": "supported", "contradiction": "conflict", "neutral": "baseless"}
@@ -202,6 +200,11 @@ def build_pairs(recipe: dict[str, int], random_state: int, paths: dict) -> list[
                                       ["qa", "dialogue", "summarization"], random_state)
             out += perturbation_pairs(docs, count if count > 0 else 20 * len(docs), seed, name,
                                       max_premise_words=words_max)
+        elif name == "planted_halueval":
+            docs = halueval_documents(paths["halueval"], paths.get("halueval_subsets") or
+                                      ["qa", "dialogue", "summarization"], random_state)
+            out += planted_pairs(docs, count if count > 0 else 2 * len(docs), seed, name,
+                                 max_premise_words=words_max)
         elif name == "perturb_audit":
             docs = audit_documents(paths["audit_response"], paths["audit_source_info"], random_state)
             out += perturbation_pairs(docs, count if count > 0 else 20 * len(docs), seed, name,
@@ -228,11 +231,3 @@ def split_by_group(pairs: list[Pair], validation_fraction: float, random_state: 
     random.Random(random_state).shuffle(groups)
     held = set(groups[:max(1, round(validation_fraction * len(groups)))]) if len(groups) > 1 else set()
     return [p for p in pairs if p.group not in held], [p for p in pairs if p.group in held]
-
-
-def describe(pairs: list[Pair]) -> pd.DataFrame:
-    """Pairs by source, label and kind, with the share that carries token labels."""
-    counts = Counter((p.source, p.label, p.kind, p.token_labels) for p in pairs)
-    rows = [{"source": s, "label": lab, "kind": k, "token_labels": int(t), "pairs": n}
-            for (s, lab, k, t), n in sorted(counts.items())]
-    return pd.DataFrame(rows, columns=["source", "label", "kind", "token_labels", "pairs"])

@@ -59,15 +59,57 @@ def _paths(config: CheckerConfig) -> dict:
     return paths
 
 
+def _opener(path: Path):
+    if path.suffix == ".gz":
+        import gzip
+        return gzip.open
+    if path.suffix == ".xz":
+        import lzma
+        return lzma.open
+    return open
+
+
+def write_pairs(path: str | Path, train: list[Pair], validation: list[Pair]) -> Path:
+    """The training and validation pairs as JSON Lines (.gz / .xz compressed by suffix), one
+    pair per line with its `split`: built here, trained on another machine (`train --pairs`)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    with _opener(path)(tmp, "wt", encoding="utf-8") as handle:
+        for split, pairs in (("train", train), ("validation", validation)):
+            for p in pairs:
+                handle.write(json.dumps({"split": split, **asdict(p)}, ensure_ascii=False) + "\n")
+    tmp.replace(path)
+    return path
+
+
+def read_pairs(path: str | Path) -> tuple[list[Pair], list[Pair]]:
+    path = Path(path)
+    if not path.is_file():
+        raise ResultError(f"{path}: no such pairs file (write one with `evidencechain checker pairs`)")
+    out: dict[str, list[Pair]] = {"train": [], "validation": []}
+    with _opener(path)(path, "rt", encoding="utf-8") as handle:
+        for n, line in enumerate(handle, 1):
+            try:
+                row = json.loads(line)
+                split = row.pop("split")
+                row["spans"] = tuple(tuple(s) for s in row["spans"])
+                out[split].append(Pair(**row))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise ResultError(f"{path}:{n}: not a checker pair ({exc})") from None
+    return out["train"], out["validation"]
+
+
 def train_checker(config: CheckerConfig, out: str | Path | None = None, progress: bool = True,
-                  force: bool = False) -> tuple[Path, bool]:
-    """(model directory, trained now?). Up to date when its card records the same input hash."""
-    from .pairs import describe
+                  force: bool = False, pairs_file: str | Path | None = None) -> tuple[Path, bool]:
+    """(model directory, trained now?). Up to date when its card records the same input hash.
+    `pairs_file`: train on pairs written by `write_pairs` (from the same config) instead of
+    building them here."""
+    from .records import describe
     from .train import train
 
     out = Path(out or config.output_dir)
     t0 = time.perf_counter()
-    train_pairs, validation = build_training_data(config)
+    train_pairs, validation = read_pairs(pairs_file) if pairs_file else build_training_data(config)
     if not train_pairs or not validation:
         raise ResultError(f"checker data: {len(train_pairs)} training and {len(validation)} validation pairs; "
                           "the recipe yields too little data (check [data] paths and [data.recipe])")

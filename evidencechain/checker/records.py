@@ -1,7 +1,10 @@
 """The unit of checker training data: one (evidence window, claim) pair with its verdict."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+
+import pandas as pd
 
 LABELS = ("supported", "conflict", "baseless")
 """Verdict classes, in head order: RAGTruth's Conflict / Baseless Info, RefChecker's
@@ -34,3 +37,11 @@ class Pair:
         for start, end in self.spans:
             if not 0 <= start < end <= len(self.claim):
                 raise ValueError(f"span {(start, end)} outside the claim of length {len(self.claim)}")
+
+
+def describe(pairs: list[Pair]) -> pd.DataFrame:
+    """Pairs by source, label and kind, with the share that carries token labels."""
+    counts = Counter((p.source, p.label, p.kind, p.token_labels) for p in pairs)
+    rows = [{"source": s, "label": lab, "kind": k, "token_labels": int(t), "pairs": n}
+            for (s, lab, k, t), n in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["source", "label", "kind", "token_labels", "pairs"])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RECIPE_SOURCES = ("perturb_halueval", "perturb_audit", "anli", "factcheck", "wice", "cliff_val", "summedits")
+RECIPE_SOURCES = ("perturb_halueval", "planted_halueval", "perturb_audit", "anli", "factcheck", "wice", "cliff_val",
+                  "summedits")
 QUANTIZATIONS = ("none", "int8", "onnx")
 """none: fp32 torch; int8: dynamic quantization of the Linear layers (CPU); onnx: fp32 on ONNX Runtime (CPU)."""
 
