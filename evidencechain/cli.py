@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
                              source_info_jsonl=args.source_info_jsonl,
                              test_response_jsonl=args.test_response_jsonl,
                              test_source_info_jsonl=args.test_source_info_jsonl, seed=args.seed,
-                             limit=args.limit)
+                             limit=args.limit, checker=args.checker)
     inputs = (args.config, *config.input_paths, config.cache_dir or None)
     check_output_dir(args.out or config.output_dir, inputs)
     out = run(config, args.out, progress=not args.quiet)

@@ -96,6 +96,9 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     run.add_argument("--test-source-info-jsonl", metavar="FILE", help="their sources (with --test-response-jsonl)")
     run.add_argument("--seed", type=SEED, help="override the config's seed (one seed for every random choice)")
     run.add_argument("--limit", type=POSITIVE, metavar="N", help="HaluEval: records per subset (quick runs)")
+    run.add_argument("--checker", metavar="DIR",
+                     help="use this trained checker directory instead of the config's [features] checker "
+                          "(e.g. results/checker_gpu); absent, the checker's rows are skipped as with the key")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     run.set_defaults(func=handlers.get('run'))
 

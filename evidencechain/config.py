@@ -285,9 +285,10 @@ def revalidate(config: ExperimentConfig) -> ExperimentConfig:
 def apply_overrides(config: ExperimentConfig, *, response_jsonl: str | None = None,
                     source_info_jsonl: str | None = None, test_response_jsonl: str | None = None,
                     test_source_info_jsonl: str | None = None, seed: int | None = None,
-                    limit: int | None = None) -> ExperimentConfig:
+                    limit: int | None = None, checker: str | None = None) -> ExperimentConfig:
     """Command-line overrides, validated like the file: RAGTruth files replace the first
-    evaluation's fit corpus; test files become a test-only corpus scored by every evaluation."""
+    evaluation's fit corpus; test files become a test-only corpus scored by every evaluation;
+    `checker` replaces `[features] checker` (absent, its rows are skipped as with the key)."""
     for a, b, what in ((response_jsonl, source_info_jsonl, ""), (test_response_jsonl, test_source_info_jsonl,
                                                                    "test-")):
         if bool(a) != bool(b):
@@ -309,4 +310,6 @@ def apply_overrides(config: ExperimentConfig, *, response_jsonl: str | None = No
     if limit is not None:
         for c in config.corpora.values():
             c.limit = limit
+    if checker is not None:
+        config.features.checker = checker
     return revalidate(config)
