@@ -37,7 +37,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation cliff-select invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker checker-gpu benchmarks-checker-gpu default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation cliff-select invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -122,6 +122,31 @@ $(CHECKER): experiments/checker.toml $(AUDIT) $(CHECKER_SOURCES) | $(VENV)/.neur
 	touch $@
 
 checker: $(CHECKER) ## train the learned support checker (MiniLM; results/checker with its model card)
+
+# The checker at GPU scale (experiments/checker_gpu.toml: every layer, more pairs, planted meaning
+# errors): minutes on one GPU, many hours on 2 CPU cores; CPU=1 trains here anyway.
+CHECKER_GPU := results/checker_gpu
+CHECKER_GPU_RUNS := cliff summedits ragtruth_qa
+checker-gpu: $(AUDIT) | $(VENV)/.neural ## train the checker at GPU scale (experiments/checker_gpu.toml into results/checker_gpu; needs a GPU)
+	@if [ -z "$(CPU)" ] && ! $(PY) -c "import sys, torch; sys.exit(not torch.cuda.is_available())" 2>/dev/null; then \
+		echo "make checker-gpu: no GPU here; training experiments/checker_gpu.toml on CPU takes many hours"; \
+		echo "  (about 5 minutes on one GPU). Build the pairs here, train on a GPU machine:"; \
+		echo "    $(EC) checker pairs --config experiments/checker_gpu.toml --out FILE"; \
+		echo "    evidencechain checker train --config experiments/checker_gpu.toml --pairs FILE   (on the GPU machine)"; \
+		echo "  then copy its results/checker_gpu here; or train here anyway: make checker-gpu CPU=1"; \
+		exit 2; fi
+	$(EC) checker train --config experiments/checker_gpu.toml --seed $(SEED)
+
+benchmarks-checker-gpu: $(AUDIT) | $(VENV)/.neural ## CLIFF, SummEdits, RAGTruth QA with results/checker_gpu (results/NAME_checker_gpu), compared with results/NAME
+	@if [ ! -f $(CHECKER_GPU)/checker.json ]; then \
+		echo "make benchmarks-checker-gpu: skipped, no trained checker at $(CHECKER_GPU) (make checker-gpu)"; exit 0; fi; \
+	set -e; for b in $(CHECKER_GPU_RUNS); do \
+		echo "==> running experiments/$$b.toml with $(CHECKER_GPU) into results/$${b}_checker_gpu"; \
+		$(EC) run --config experiments/$$b.toml --checker $(CHECKER_GPU) --out results/$${b}_checker_gpu --seed $(SEED); \
+	done; \
+	pairs=""; for b in $(CHECKER_GPU_RUNS); do [ -f results/$$b/run.json ] && pairs="$$pairs results/$$b=results/$${b}_checker_gpu"; done; \
+	if [ -n "$$pairs" ]; then $(PY) -m evidencechain.report.checker_compare $$pairs --out results/checker_gpu_compare.csv; \
+	else echo "no results/NAME runs with results/checker to compare with (make cliff summedits ragtruth-qa)"; fi
 
 # Real-data benchmarks: one config each, one runner; tables and figures come from the saved CSVs.
 results/%/run.json: experiments/%.toml $(AUDIT) $(CHECKER) $(EXPERIMENT_SOURCES) | $(VENV)/.neural

@@ -2,12 +2,14 @@
 except a tiny random model; the real checker is never needed)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from evidencechain.checker.config import checker_config_from_dict, load_checker_config
-from evidencechain.config import config_from_dict
+from evidencechain.config import apply_overrides, config_from_dict
 from evidencechain.detectors import DETECTORS
 from evidencechain.detectors.nli import EvidenceChainNLI
 from evidencechain.errors import ConfigError
@@ -59,6 +61,54 @@ def test_runner_skips_checker_detectors_without_a_checker(tmp_path):
     names, primary, reasons = unit_detectors(config, Fit())
     assert names == ("Lexical",) and primary == "Lexical"
     assert any("EvidenceChain_NLI: not scored" in r and "make checker" in r for r in reasons)
+
+
+def _unit_plan(config, name="a"):
+    from evidencechain.plan import unit_detectors
+
+    class Fit:
+        span_labels = True
+
+    Fit.name = name
+    return unit_detectors(config, Fit())
+
+
+def test_run_checker_flag_replaces_the_configured_checker(tmp_path, monkeypatch):
+    import json
+
+    from evidencechain import cli, runner
+
+    seen = {}
+
+    def fake_run(config, out, progress=True):
+        seen["config"] = config
+        Path(out).mkdir(parents=True)
+        (Path(out) / "run.json").write_text(json.dumps({"corpora": {}, "config": config.to_dict()}))
+        return Path(out)
+
+    monkeypatch.setattr(runner, "run", fake_run)
+    args = ["run", "--config", "experiments/cliff.toml", "--out", str(tmp_path / "out"), "-q"]
+    assert cli.main([*args, "--checker", str(tmp_path / "gpu")]) == 0
+    assert seen["config"].features.checker == str(tmp_path / "gpu")
+    recorded = json.loads((tmp_path / "out" / "run.json").read_text())["config"]["features"]
+    assert recorded["checker"] == str(tmp_path / "gpu") and recorded["checker_windows"] == 1
+    assert cli.main([*args[:3], "--out", str(tmp_path / "plain"), "-q"]) == 0
+    assert seen["config"].features.checker == "results/checker"
+
+
+def test_checker_override_is_validated_and_degrades_like_the_key(tmp_path):
+    base = {"corpora": {"a": {"format": "cliff", "path": "x"}}, "evaluations": [{"fit": "a", "test": ["a"]}],
+            "detectors": {"names": ["Lexical", "EvidenceChain_NLI"], "primary": "Lexical"}}
+    missing = str(tmp_path / "missing")
+    by_key = config_from_dict({**base, "features": {"checker": missing}})
+    by_flag = apply_overrides(config_from_dict({**base, "features": {"checker": "results/checker"}}),
+                              checker=missing)
+    assert by_flag.features == by_key.features
+    assert _unit_plan(by_flag) == _unit_plan(by_key)
+    names, _, reasons = _unit_plan(by_flag)
+    assert names == ("Lexical",) and any(missing in r and "EvidenceChain_NLI: not scored" in r for r in reasons)
+    with pytest.raises(ConfigError, match=r"\[features\] checker: expected str \| None, got int 3"):
+        apply_overrides(config_from_dict(base), checker=3)
 
 
 def _tables():
