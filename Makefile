@@ -137,7 +137,7 @@ checker-gpu: $(AUDIT) | $(VENV)/.neural ## train the checker at GPU scale (exper
 		exit 2; fi
 	$(EC) checker train --config experiments/checker_gpu.toml --seed $(SEED)
 
-benchmarks-checker-gpu: $(AUDIT) | $(VENV)/.neural ## CLIFF, SummEdits, RAGTruth QA with results/checker_gpu (results/NAME_checker_gpu), compared with results/NAME
+benchmarks-checker-gpu: $(AUDIT) | $(VENV)/.neural ## CLIFF, SummEdits, RAGTruth QA with results/checker_gpu (results/NAME_checker_gpu), compared with results/NAME (README block)
 	@if [ ! -f $(CHECKER_GPU)/checker.json ]; then \
 		echo "make benchmarks-checker-gpu: skipped, no trained checker at $(CHECKER_GPU) (make checker-gpu)"; exit 0; fi; \
 	set -e; for b in $(CHECKER_GPU_RUNS); do \
@@ -145,7 +145,8 @@ benchmarks-checker-gpu: $(AUDIT) | $(VENV)/.neural ## CLIFF, SummEdits, RAGTruth
 		$(EC) run --config experiments/$$b.toml --checker $(CHECKER_GPU) --out results/$${b}_checker_gpu --seed $(SEED); \
 	done; \
 	pairs=""; for b in $(CHECKER_GPU_RUNS); do [ -f results/$$b/run.json ] && pairs="$$pairs results/$$b=results/$${b}_checker_gpu"; done; \
-	if [ -n "$$pairs" ]; then $(PY) -m evidencechain.report.checker_compare $$pairs --out results/checker_gpu_compare.csv; \
+	if [ -n "$$pairs" ]; then $(PY) -m evidencechain.report.checker_compare $$pairs --out results/checker_gpu_compare/summary.csv; \
+		$(EC) report --readme README.md --only readme; \
 	else echo "no results/NAME runs with results/checker to compare with (make cliff summedits ragtruth-qa)"; fi
 
 # Real-data benchmarks: one config each, one runner; tables and figures come from the saved CSVs.

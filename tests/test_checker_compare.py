@@ -43,3 +43,17 @@ def test_runs_of_different_configs_are_refused(tmp_path, capsys):
     assert main([f"{base}"]) == 2
     assert main([f"{base}={tmp_path / 'none'}"]) == 2
     assert "not a finished run" in capsys.readouterr().err
+
+
+def test_the_readme_block_renders_the_written_comparison(tmp_path, capsys):
+    from evidencechain.report.readme_blocks import checker_gpu_body
+
+    base = _run(tmp_path / "base", "x", {("EvidenceChain_NLI", ""): 0.5, ("Lexical", ""): 0.4})
+    other = _run(tmp_path / "other", "x", {("EvidenceChain_NLI", ""): 0.75, ("Lexical", ""): 0.4})
+    out = tmp_path / "cmp" / "summary.csv"
+    assert main([f"{base}={other}", "--out", str(out)]) == 0
+    assert (out.parent / "commit.txt").read_text().strip() == "c0ffee"
+    body = checker_gpu_body(out)
+    assert "| x | a -> b | EvidenceChain_NLI | 0.500 / 0.750 | 0.500 / 0.750 |  |" in body
+    assert "| x | a -> b | Lexical (primary) |" in body
+    assert checker_gpu_body(tmp_path / "none.csv") is None

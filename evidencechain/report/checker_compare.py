@@ -7,7 +7,8 @@ groups take its columns) and the config's primary detector (its headline rows), 
 
 Per run pair, evaluation and detector: response-level balanced accuracy and F1, span and word F1
 where the run has them; a run scored per subset (domains) gives the mean over its subsets, as
-the benchmark tables do. Prints a Markdown table; --out also writes it as CSV.
+the benchmark tables do. Prints a Markdown table; --out also writes it as CSV, with commit.txt
+(the commits of the OTHER runs) beside it for the README's `checker-gpu` block.
 """
 from __future__ import annotations
 
@@ -106,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         table.to_csv(args.out, index=False)
+        commits = sorted(set(table.other_commit))
+        (Path(args.out).parent / "commit.txt").write_text(", ".join(commits) + "\n", "utf-8")
     print(markdown_table(table.drop(columns=["base_commit", "other_commit"])))
     return 0
 

@@ -4,7 +4,8 @@ a make target writes, never typed by hand.
   * `commands`: the command reference, from the CLI's own parser (`cli_parser.build_parser`);
   * `default-model`: the default detect model's card (`make default-model` ->
     results/default_model/card.json, and ragtruth_qa.json when the real answers are present);
-  * `checker`: the learned checker's card (`make checker` -> results/checker/card.json).
+  * `checker`: the learned checker's card (`make checker` -> results/checker/card.json);
+  * `checker-gpu`: the benchmarks with the CPU and the GPU checker (`make benchmarks-checker-gpu`).
 
 Each renderer returns the block's body, or None when its source is absent (the README keeps the
 block it has).
@@ -260,6 +261,31 @@ def val_select_body(source: Path = CLIFF_SELECT) -> str | None:
     return "\n".join(lines)
 
 
+CHECKER_GPU_COMPARE = Path("results/checker_gpu_compare/summary.csv")
+
+
+def checker_gpu_body(source: Path = CHECKER_GPU_COMPARE) -> str | None:
+    """Each config run with the CPU and the GPU checker (`report.checker_compare`): the rows that
+    read the checker and the primary detector, per evaluation (subset means where scored per subset)."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    metrics = {"response balanced_accuracy": "answer BA", "response f1": "answer F1", "span f1": "span F1"}
+    cells: dict[tuple[str, str, str], dict[str, str]] = {}
+    for r in rows:
+        if r["metric"] in metrics:
+            key = (r["benchmark"], r["evaluation"], r["method"] + (" (primary)" if r["role"].startswith("primary") else ""))
+            cells.setdefault(key, {})[r["metric"]] = f"{_f(float(r['base']))} / {_f(float(r['other']))}"
+    base = ", ".join(sorted({f"{r['benchmark']} {r['base_commit']}" for r in rows}))
+    lines = [f"From `{source}` (each cell: CPU checker `results/checker` / GPU checker `results/checker_gpu`; "
+             f"CPU-checker runs at commits {base}):", "",
+             "| benchmark | evaluation | detector | " + " | ".join(metrics.values()) + " |",
+             "|---|---|---|" + "--:|" * len(metrics)]
+    for (bench, evaluation, method), by_metric in cells.items():
+        lines.append(f"| {bench} | {evaluation} | {method} | " + " | ".join(by_metric.get(m, "") for m in metrics) + " |")
+    return "\n".join(lines)
+
+
 def pending_body(name: str) -> str:
     """The body of a block whose source has not been built in this checkout."""
     return (f"Not generated in this checkout: its source, {SOURCES[name]}, has not been built here. "
@@ -271,7 +297,8 @@ def source_label(name: str) -> str:
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
     sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION,
-               "invented-suite": INVENTED_SUITE, "val-select": CLIFF_SELECT}.get(name)
+               "invented-suite": INVENTED_SUITE, "val-select": CLIFF_SELECT,
+               "checker-gpu": CHECKER_GPU_COMPARE}.get(name)
     if sidecar is not None:
         marker = sidecar.parent / "commit.txt"
         commit = marker.read_text("utf-8").strip() if marker.is_file() else None
@@ -285,7 +312,7 @@ def source_label(name: str) -> str:
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
              "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body,
-             "val-select": val_select_body}
+             "val-select": val_select_body, "checker-gpu": checker_gpu_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
@@ -293,4 +320,5 @@ SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencecha
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
            "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
            "invented-suite": f"{INVENTED_SUITE} (make invented-suite)",
-           "val-select": f"{CLIFF_SELECT} (python -m evidencechain.valselect)"}
+           "val-select": f"{CLIFF_SELECT} (python -m evidencechain.valselect)",
+           "checker-gpu": f"{CHECKER_GPU_COMPARE} (make benchmarks-checker-gpu)"}
