@@ -37,7 +37,7 @@ FIGURES_DONE := figures/.done
 PAPER := paper/manuscript.md paper/manuscript.docx
 
 .DEFAULT_GOAL := help
-.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker checker-gpu benchmarks-checker-gpu default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation cliff-select invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
+.PHONY: help install install-neural test test-slow test-all detect-example calibrate-example calibrate-ragtruth-qa lint data checker checker-gpu benchmarks-checker-gpu default-model readme experiment $(BENCHMARK_TARGETS) benchmarks semantic-suite semantic-firing semantic-ablation cliff-select checker-suite invented-suite tables figures paper reproduce notebooks bench timings bench-scale clean distclean
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -171,6 +171,10 @@ semantic-firing: $(VENV)/.installed $(AUDIT) ## how often the conflict rule fire
 invented-suite: $(VENV)/.installed ## the invented suite of meaning errors through detect, conflict rule off and on (results/invented_suite; README block)
 	$(PY) -m evidencechain.detect.invented_suite --summary results/invented_suite
 	$(EC) report --readme README.md --only readme
+
+checker-suite: $(VENV)/.neural ## the learned checkers (results/checker, results/checker_gpu when present) on the invented suites: AUC errors vs paraphrases, caught / flagged (results/checker_suite)
+	$(PY) -m evidencechain.checker.suite_eval $(foreach c,$(wildcard results/checker/checker.json results/checker_gpu/checker.json),--checker $(dir $(c))) \
+		--out results/checker_suite tests/data/invented_suite.jsonl $(sort $(wildcard tests/data/invented_suite_holdout*.jsonl))
 
 cliff-select: $(VENV)/.installed $(AUDIT) ## the CLIFF design chosen on val only, test never read (results/cliff_select; README block)
 	$(PY) -m evidencechain.valselect experiments/cliff.toml --candidates experiments/select/cliff.toml \

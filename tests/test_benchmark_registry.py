@@ -122,7 +122,8 @@ def test_toy_benchmark_appears_in_the_reports(toy):
     assert "**Toy.** Best mean {{ real.toybench.mean }}." in text and values["real.toybench.mean"] == pytest.approx(0.7)
     assert headline(values).to_dict("records") == [
         {"benchmark": "Toy, mean balanced accuracy", "ours": pytest.approx(0.7),
-         "detector": "EvidenceChain_RF (fitted on audit)", "reference": "Oracle 1.000"}]
+         "detector": "EvidenceChain_RF (fitted on audit); best of test rows: selection on test",
+         "best_test": "0.700 (EvidenceChain_RF, fitted on audit)", "reference": "Oracle 1.000"}]
 
 
 def test_every_registered_benchmark_has_a_config_and_make_target():

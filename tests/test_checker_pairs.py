@@ -10,13 +10,13 @@ from evidencechain.checker.pairs import (
     anli_pairs,
     build_pairs,
     cliff_pairs,
-    describe,
     perturbation_pairs,
     split_by_group,
     wice_window,
 )
 from evidencechain.checker.perturb import Perturber
 from evidencechain.checker.pipeline import pairs_hash
+from evidencechain.checker.records import describe
 from evidencechain.text.windows import split_sentences
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -289,17 +289,19 @@ def test_real_data_section_leads_with_the_benchmark_tables(run_dir, report, tmp_
                                                                         "LettuceDetect-large, published"],
                          "scope": ["ragtruth_qa", "ragtruth_qa", "whole RAGTruth test"],
                          "response_f1": [0.41, 0.286, 0.792], "span_f1": [0.30, float("nan"), 0.589],
-                         "word_f1": [0.27, 0.09, float("nan")]})
+                         "word_f1": [0.27, 0.09, float("nan")], "response_calibration_roc_auc": [0.8, None, None],
+                         "word_calibration_roc_auc": [0.9, None, None]})
     write_table(Table("ragtruth_qa", "RAGTruth QA.", rows), tables)
     text = render(load_run(run_dir), TEMPLATE.read_text(), tables, report["figures"], report["paper"])
     real = text.index("## 2. Results on real data")
     assert real < text.index("## 3. Data")
     section = " ".join(text[real:text.index("## 3. Data")].split())
-    assert "best response-level F1 was 0.410 (BM25, fitted on audit) against 0.286" in section
+    assert ("response level (chosen on calibration data) reached an F1 of 0.410 (BM25, fitted on audit) "
+            "against 0.286") in section
     assert "response-level F1 0.410 on real RAGTruth QA" in " ".join(text[:real].split())  # abstract leads
     block = results_block(load_run(run_dir), "results/audit", tables)
     assert block.index("Real data first") < block.index("Word level on real data") < block.index("Synthetic audit")
-    assert "| RAGTruth QA, span F1 | 0.300 | BM25, fitted on audit |" in block
+    assert "| RAGTruth QA, span F1 | 0.300 | BM25, fitted on audit; chosen on calibration data |" in block
 
 
 def test_report_cli_reports_a_missing_run(tmp_path, capsys):

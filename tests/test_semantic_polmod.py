@@ -72,3 +72,17 @@ def test_the_error_is_flagged(evidence, answer, flagged):
 ])
 def test_the_paraphrase_is_not_flagged(evidence, answer):
     assert not confident_signals(evidence, answer)
+
+
+def test_a_modality_shift_is_named_with_the_certainty_markers_before_it():
+    """The hedge the answer drops is stated by 'are certain to', not by the verb alone; markers
+    are shown by rule only, never a fitted model's feature (semantic_conflict)."""
+    from evidencechain.features.semantic.table import markers_before
+    from evidencechain.text.parse import parse_texts
+
+    doc, = parse_texts(["The survey warned that the cliffs are certain to collapse within a decade."], progress=False)
+    first = doc.lower.index("collapse")
+    assert [doc.lower[t] for t in markers_before(doc, first, 0)] == ["to", "certain", "are"]
+    assert markers_before(doc, first, int(doc.starts[first - 1])) == [first - 1], "never before the sentence"
+    the, = parse_texts(["He read the report."], progress=False)
+    assert markers_before(the, the.lower.index("report"), 0) == [], "an article alone is no marker"

@@ -1,7 +1,7 @@
 """Checker pairs with a planted meaning error (polarity, antonym, swapped roles, quantity,
 recombined value, modality) in a real sentence, and meaning-preserving paraphrases of real
 sentences as supported pairs: the error classes that reuse the evidence's own words, taught to
-the learned checker from HaluEval train-split documents (never a benchmark's test text)."""
+the learned checker from the documents a recipe names (train splits only, never a benchmark's test text)."""
 from __future__ import annotations
 
 import random

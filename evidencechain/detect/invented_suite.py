@@ -19,30 +19,14 @@ block is rendered from (`make invented-suite`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import pandas as pd
 
+from ..data.invented import read_cases
+
 SUITE = Path("tests/data/invented_suite.jsonl")
-
-
-def read_cases(path: Path) -> list[dict]:
-    from ..errors import InputError
-
-    cases = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            case = json.loads(line)
-            for key in ("id", "class", "kind", "evidence", "answer", "spans"):
-                case[key]  # noqa: B018 - a missing field is the error
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"{path}:{n}: not a suite case ({exc})") from exc
-        cases.append(case)
-    return cases
 
 
 def score(detector, cases: list[dict]) -> pd.DataFrame:

@@ -103,11 +103,13 @@ def spans(run: Run, name: str) -> list[Table]:
     m = _metrics(run)
     m = m[m["test"] == run.meta["units"][0]["test"]] if "units" in run.meta else m
     parts = [_pick(m, "response", {"precision": "response_precision", "recall": "response_recall",
-                                   "f1": "response_f1", "roc_auc": "response_roc_auc"}),
+                                   "f1": "response_f1", "roc_auc": "response_roc_auc",
+                                   "calibration_roc_auc": "response_calibration_roc_auc"}),
              _pick(m, "span", {"precision": "span_precision", "recall": "span_recall", "f1": "span_f1",
                                **SPAN_SHAPE}),
              _pick(m, "word", {"f1": "word_f1", "flagged_share": "word_flagged_share",
-                               "flagged_share_calibration": "word_flagged_share_calibration"})]
+                               "flagged_share_calibration": "word_flagged_share_calibration",
+                               "calibration_roc_auc": "word_calibration_roc_auc"})]
     frame = pd.concat(parts, axis=1).reindex(pd.MultiIndex.from_tuples(_ordered_rows(m))).reset_index()
     frame = frame.rename(columns={"level_0": "fitted_on", "level_1": "method"})
     text = _texts(name)
@@ -127,10 +129,12 @@ def domains(run: Run, name: str) -> list[Table]:
     pub = published()[name]
     names = [d for d in pub["domains"] if d in set(m["subset"])]
     ba = m.pivot_table(index=["fitted_on", "method"], columns="subset", values="balanced_accuracy", sort=False)
-    auc = m.groupby(["fitted_on", "method"], sort=False)["roc_auc"].mean()
+    grouped = m.groupby(["fitted_on", "method"], sort=False)
     frame = ba.reindex(columns=names)
     frame["mean"] = frame.mean(axis=1)
-    frame["mean_roc_auc"] = auc
+    frame["mean_roc_auc"] = grouped["roc_auc"].mean()
+    if "calibration_roc_auc" in m:
+        frame["mean_calibration_roc_auc"] = grouped["calibration_roc_auc"].mean()
     frame = frame.reset_index()
     rows = [{"fitted_on": "published", "method": system, **dict(zip(pub["domains"], np.array(v) / 100)),
              "mean": float(np.mean(v)) / 100, "mean_roc_auc": np.nan} for system, v in pub["systems"].items()]
@@ -144,10 +148,11 @@ def summaries(run: Run, name: str) -> list[Table]:
     m = _metrics(run)
     m = m[m["test"] == name]
     parts = [_pick(m, "response", {"balanced_accuracy": "summary_balanced_accuracy", "roc_auc": "summary_roc_auc",
-                                   "f1": "summary_f1"}),
+                                   "f1": "summary_f1", "calibration_roc_auc": "summary_calibration_roc_auc"}),
              _pick(m, "word", {"precision": "word_precision", "recall": "word_recall", "f1": "word_f1",
                                "flagged_share": "word_flagged_share",
-                               "flagged_share_calibration": "word_flagged_share_calibration"}),
+                               "flagged_share_calibration": "word_flagged_share_calibration",
+                               "calibration_roc_auc": "word_calibration_roc_auc"}),
              _pick(m, "span", {"f1": "span_f1", **SPAN_SHAPE})]
     frame = pd.concat(parts, axis=1).reindex(pd.MultiIndex.from_tuples(_ordered_rows(m))).reset_index()
     frame = frame.rename(columns={"level_0": "fitted_on", "level_1": "method"})
@@ -332,4 +337,7 @@ _TITLES = {"fitted_on": "Fitted on", "scope": "Scored on", "note": "Note",
            "summary_balanced_accuracy": "Summary bal. acc.", "summary_roc_auc": "Summary ROC-AUC",
            "summary_f1": "Summary F1", "mean": "Mean of domains", "mean_roc_auc": "Mean ROC-AUC",
            "balanced_accuracy": "Bal. acc.", "flagged_share": "Flagged", "span_rule": "Span rule",
-           "span_words": "Span words", "span_words_calibration": "Span words (calib.)"}
+           "span_words": "Span words", "span_words_calibration": "Span words (calib.)",
+           "response_calibration_roc_auc": "Resp. ROC-AUC (calib.)", "word_calibration_roc_auc": "Word ROC-AUC (calib.)",
+           "summary_calibration_roc_auc": "Summary ROC-AUC (calib.)",
+           "mean_calibration_roc_auc": "Mean ROC-AUC (calib.)"}

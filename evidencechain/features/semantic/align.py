@@ -28,6 +28,9 @@ class View:
     start: int = 0
     end: int = 0
     keys_: list[frozenset[str]] = field(default_factory=list, repr=False)
+    memo_: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Results of pure functions of this view (`remembered`): one evidence sentence is read
+    against every answer sentence of its source."""
 
     def __len__(self) -> int:
         return len(self.idx)
@@ -175,3 +178,10 @@ def best_evidence(answer: View, evidence: list[View]) -> tuple[View | None, floa
         if s > score + 1e-12:
             best, score = e, s
     return (best, score) if score >= MIN_ALIGNMENT else (None, score)
+
+
+def remembered(v: View, key: tuple, compute) -> list:
+    """A copy of `compute()`'s list, computed once per view and key (its items frozen)."""
+    if key not in v.memo_:
+        v.memo_[key] = tuple(compute())
+    return list(v.memo_[key])

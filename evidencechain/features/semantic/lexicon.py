@@ -45,6 +45,9 @@ class Lexicon:
     """A scale word after 'a' counts at this word's level ('a few' = 'several')."""
     unreached: frozenset[str]
     """Status words whose dropped hedge is a conflict ('proposed dredging' -> 'dredged')."""
+    span_markers: frozenset[str]
+    """Answer words right before a confident modality shift that `detect` names with it."""
+    span_reach: int
     share_scale: str
     shares: dict[str, float]
     """fraction word -> its denominator ('thirds' -> 3)."""
@@ -159,6 +162,7 @@ def lexicon() -> Lexicon:
         modality=modality,
         after_article=str(cues["modality"]["after_article"]),
         unreached=frozenset(cues["modality"]["unreached"]),
+        span_markers=frozenset(cues["modality"]["span_markers"]), span_reach=int(cues["modality"]["span_reach"]),
         share_scale=str(mod["share_scale"]), shares={k: float(v) for k, v in mod["shares"].items()},
         share_levels=tuple((float(b), modality[mod["share_scale"]][w]) for b, w in mod["share_levels"]),
         polar_scales=frozenset(mod["polar_scales"]),

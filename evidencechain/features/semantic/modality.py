@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numeric import WORD_NUMBERS
-from .align import View, sentence_view
+from .align import View, remembered, sentence_view
 from .base import Signal
 from .irrealis import done_on, governed, irrealis_shifts
 from .lexicon import Lexicon, stem
@@ -123,6 +123,10 @@ def hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
     """The words and phrases of a scale in the sentence, in order ('a few' read as 'several'; a
     quantifier right before another, 'only some', takes the other's level; names, 'on May 4', and
     idioms, 'each other', are passed over)."""
+    return remembered(v, ("hits", name), lambda: _hits(v, name, lex))
+
+
+def _hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
     table, scale, out, k = _phrases(lex, name), lex.modality[name], [], 0
     lifted = scale.get(lex.after_article)
     while k < len(v):

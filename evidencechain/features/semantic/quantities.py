@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..numeric import ORDINALS, WORD_NUMBERS, number_phrases
 from ..units import numbers_data, pint_unit, same_amount, unit_at
-from .align import View
+from .align import View, remembered
 from .base import Signal
 from .lexicon import Lexicon
 
@@ -94,6 +94,10 @@ def _rate(v: View, k: int, lex: Lexicon, words: list[str]) -> tuple[str, int | N
 
 
 def quantities(v: View, lex: Lexicon) -> list[Quantity]:
+    return remembered(v, ("quantities",), lambda: _quantities(v, lex))
+
+
+def _quantities(v: View, lex: Lexicon) -> list[Quantity]:
     words = [v.word(k) for k in range(len(v))]
     texts = [v.text(k) for k in range(len(v))]
     phrases = {a: (b, value) for a, b, value in number_phrases(words)}

@@ -15,6 +15,7 @@ from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
 from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
+from .lexicon import lexicon
 
 SEMANTIC_FEATURES = [f"sem_{c}" for c in CLASSES] + ["semantic_conflict"]
 TOKEN_COLUMNS = ("semantic_conflict", "semantic_class", "semantic_evidence", "semantic_confident")
@@ -26,6 +27,7 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     sides: dict[str, EvidenceSide] = {}
     counts = np.zeros((len(sentences), len(CLASSES)), dtype=np.int32)
     flagged: dict[tuple[str, int], tuple[str, str, bool]] = {}
+    shown: dict[tuple[str, int], tuple[str, str]] = {}  # markers named with a modality shift, by rule only
     rows = sentences[["response_id", "source_id", "start", "end"]].itertuples(index=False)
     for n, (rid, sid, start, end) in enumerate(rows):
         doc = parsed.get(rid)
@@ -37,6 +39,9 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
             counts[n, CLASSES.index(s.cls)] += 1
             for t in s.tokens:
                 flagged[(rid, int(t))] = (s.cls, s.evidence, s.confident)
+            if s.cls == "modality" and s.confident:
+                for t in markers_before(doc, min(s.tokens), int(start)):
+                    shown.setdefault((rid, t), (s.cls, s.evidence))
     for k, c in enumerate(CLASSES):
         sentences[f"sem_{c}"] = counts[:, k]
     sentences["semantic_conflict"] = counts.sum(axis=1)
@@ -46,11 +51,26 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
                 tokens[col] = pd.Series(dtype=np.int8 if col in ("semantic_conflict", "semantic_confident") else object)
         return
     keys = zip(tokens["response_id"].to_numpy(), tokens["token_index"].to_numpy())
-    hits = [flagged.get((rid, int(i))) for rid, i in keys]
+    keys = [(rid, int(i)) for rid, i in keys]
+    hits = [flagged.get(key) for key in keys]
+    marks = [None if h else shown.get(key) for h, key in zip(hits, keys)]
     tokens["semantic_conflict"] = np.array([h is not None for h in hits], dtype=np.int8)
-    tokens["semantic_class"] = [h[0] if h else "" for h in hits]
-    tokens["semantic_evidence"] = [h[1] if h else "" for h in hits]
-    tokens["semantic_confident"] = np.array([bool(h and h[2]) for h in hits], dtype=np.int8)
+    tokens["semantic_class"] = [h[0] if h else m[0] if m else "" for h, m in zip(hits, marks)]
+    tokens["semantic_evidence"] = [h[1] if h else m[1] if m else "" for h, m in zip(hits, marks)]
+    tokens["semantic_confident"] = np.array([bool(h and h[2]) or m is not None for h, m in zip(hits, marks)],
+                                            dtype=np.int8)
+
+
+def markers_before(doc: ParsedText, first: int, floor: int) -> list[int]:
+    """Tokens right before token `first` (not before character `floor`, the sentence start) that
+    are certainty or tense markers (cues.toml [modality] span_markers), nearest first."""
+    lex = lexicon()
+    out = []
+    for t in range(first - 1, max(first - 1 - lex.span_reach, -1), -1):
+        if doc.starts[t] < floor or doc.lower[t] not in lex.span_markers:
+            break
+        out.append(t)
+    return out if any(doc.lower[t] not in ("a", "an", "the") for t in out) else []
 
 
 class SemanticFamily(FeatureFamily):
