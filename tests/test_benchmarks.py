@@ -17,7 +17,8 @@ from evidencechain.runner import run
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
-CONFIGS = sorted(p for p in (ROOT / "experiments").glob("*.toml") if p.name != "checker.toml")  # checker.toml: its own schema
+CONFIGS = sorted(p for p in (ROOT / "experiments").glob("*.toml") if not p.name.startswith("checker"))
+CHECKER_CONFIGS = sorted((ROOT / "experiments").glob("checker*.toml"))  # their own schema
 
 
 def _need(*names: str) -> None:
@@ -30,6 +31,14 @@ def _need(*names: str) -> None:
 def test_every_shipped_config_is_valid(path):
     config = load_config(path)
     assert config.evaluations and config.corpora
+
+
+@pytest.mark.parametrize("path", CHECKER_CONFIGS, ids=[p.stem for p in CHECKER_CONFIGS])
+def test_every_shipped_checker_config_is_valid(path):
+    from evidencechain.checker.config import load_checker_config
+
+    config = load_checker_config(path)
+    assert config.data.recipe and config.output_dir
 
 
 @pytest.fixture(scope="module")
