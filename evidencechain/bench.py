@@ -204,6 +204,45 @@ def _row_line(r: dict, header: bool) -> str:
     return (head + "\n" if header else "") + line + f"\n  feature families: {families}"
 
 
+def _head(repo: Path, dirty: bool) -> str:
+    """The repository's HEAD (12 hex digits; '-dirty' when asked and the tree has changes)."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True).stdout.strip()
+
+    head = git("rev-parse", "--short=12", "HEAD")
+    if not head:
+        return code_commit() or "unknown"
+    return head + ("-dirty" if dirty and git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+class LoadSampler:
+    """The machine's 1-minute load average, read every `every` seconds while a timed command runs:
+    a wall time taken while other work ran is slower than the machine can do."""
+
+    def __init__(self, every: float = 15.0):
+        import threading
+
+        self.every, self.samples, self.done = every, [], threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            self.samples.append(os.getloadavg()[0])
+            if self.done.wait(self.every):
+                return
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def mean(self) -> float | None:
+        return round(sum(self.samples) / len(self.samples), 2) if self.samples else None
+
+
 def time_command(args) -> int:
     """Wall time of a command (in a fresh clone of this repository with --fresh-clone)."""
     command = list(args.timed)
@@ -212,6 +251,8 @@ def time_command(args) -> int:
         return 2
     work = tempfile.mkdtemp(prefix="evidencechain-timing-") if args.fresh_clone else None
     cwd = Path.cwd()
+    commit = _head(cwd, dirty=not work)  # what is timed: a fresh clone holds this commit, not later edits
+    loads = LoadSampler()
     try:
         if work:
             subprocess.run(["git", "clone", "-q", str(cwd), f"{work}/repo"], check=True)
@@ -228,16 +269,19 @@ def time_command(args) -> int:
                 else:
                     print(f"{path}: absent here, not carried into the clone", file=sys.stderr)
         t0 = time.perf_counter()
+        loads.start()
         done = subprocess.run(command, cwd=f"{work}/repo" if work else None)
         seconds = time.perf_counter() - t0
     finally:
+        loads.stop()
         if work:
             shutil.rmtree(work, ignore_errors=True)
     print(f"{args.label}: {seconds / 60:.1f} min (exit {done.returncode})")
     if done.returncode != 0:
         return done.returncode
-    save(Path(args.measured), f"time:{args.label}", {**stamp(), "seconds": round(seconds, 1),
-                                                     "fresh_clone": bool(args.fresh_clone), "carried": args.carry},
+    save(Path(args.measured), f"time:{args.label}", {**stamp(), "commit": commit, "seconds": round(seconds, 1),
+                                                     "fresh_clone": bool(args.fresh_clone), "carried": args.carry,
+                                                     "mean_load": loads.mean()},
          Path(args.readme) if args.readme else None)
     return 0
 

@@ -278,6 +278,39 @@ def test_performance_block_shows_each_figure_with_its_target_and_commit():
     assert "claims 2.5 s" in block and "not trained" in block
 
 
+def test_a_timing_taken_on_a_busy_machine_says_so():
+    data = _measured()
+    data["time:make test"]["mean_load"] = 1.0
+    assert "busy" not in performance_block(data)
+    data["time:make test"]["mean_load"] = 4.9
+    assert "| 9.0 min (machine busy: mean load 4.9 on 2 cores) | <= 10.0 min | yes | `def5678` |" \
+        in performance_block(data)
+
+
+def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
+    import json
+    import subprocess
+
+    from evidencechain import bench
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for cmd in (["git", "init", "-q"], ["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
+                                        "--allow-empty", "-m", "x"]):
+        subprocess.run(cmd, cwd=repo, check=True)
+    monkeypatch.chdir(repo)
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    measured = tmp_path / "performance.json"
+    code = bench.main(["time", "sleepy", "--fresh-clone", "--measured", str(measured), "--readme", "", "--",
+                       "git", "-C", str(repo), "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
+                       "--allow-empty", "-m", "a commit made while the clone is timed"])
+    assert code == 0
+    record = json.loads(measured.read_text())["time:sleepy"]
+    assert record["commit"] == head and record["fresh_clone"]
+    assert isinstance(record["mean_load"], float)
+
+
 def test_readme_performance_block_equals_its_measurements_file():
     readme = (ROOT / "README.md").read_text("utf-8")
     rendered = render_readme(readme, load_measured(ROOT / MEASURED))

@@ -42,6 +42,10 @@ def machine() -> dict:
             "gpu": "none used"}
 
 
+BUSY_LOAD_PER_CORE = 1.25
+"""A mean 1-minute load above this many per core: the timed command shared the machine."""
+
+
 def targets() -> list[dict]:
     text = resources.files(__package__).joinpath("data/performance.toml").read_text("utf-8")
     return tomllib.loads(text)["target"]
@@ -77,6 +81,14 @@ def _machine_text(m: dict) -> str:
             f"GPU: {m.get('gpu')}")
 
 
+def _load_text(record: dict) -> str:
+    """' (machine busy: mean load 4.9 on 2 cores)' when other work ran beside the timed command."""
+    load, cores = record.get("mean_load"), (record.get("machine") or {}).get("cores")
+    if load is None or not cores or load <= BUSY_LOAD_PER_CORE * cores:
+        return ""
+    return f" (machine busy: mean load {load:.1f} on {cores} cores)"
+
+
 def performance_block(data: dict) -> str:
     lines = [START, f"<!-- generated from {MEASURED} by `make bench` / `make timings`; do not edit by hand -->"]
     bench = data.get("bench")
@@ -110,8 +122,8 @@ def performance_block(data: dict) -> str:
             lines.append(f"| {t['label']} | not measured | {limit} | | |")
             continue
         met = value <= t["limit"] if t["better"] == "lower" else value >= t["limit"]
-        lines.append(f"| {t['label']} | {_fmt(value, t['unit'])} | {limit} | {'yes' if met else 'no'} | "
-                     f"`{record['commit']}` |")
+        lines.append(f"| {t['label']} | {_fmt(value, t['unit'])}{_load_text(record)} | {limit} | "
+                     f"{'yes' if met else 'no'} | `{record['commit']}` |")
     checker = bench.get("checker") or []
     if checker:
         rates = "; ".join(f"{c['label']}: {c['pairs_per_s']} pairs/s" if c["pairs_per_s"] is not None
