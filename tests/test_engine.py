@@ -278,6 +278,16 @@ def test_performance_block_shows_each_figure_with_its_target_and_commit():
     assert "claims 2.5 s" in block and "not trained" in block
 
 
+def test_figures_carry_the_speed_probe_of_their_moment():
+    from evidencechain.report.performance import machine
+
+    probe = machine()["speed_probe_s"]
+    assert 0 < probe < 60
+    data = _measured()
+    data["bench"]["machine"]["speed_probe_s"] = 0.42
+    assert "speed probe 0.42 s" in performance_block(data)
+
+
 def test_a_timing_taken_on_a_busy_machine_says_so():
     data = _measured()
     data["time:make test"]["mean_load"] = 1.0

@@ -22,8 +22,24 @@ def load_measured(path: str | Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def speed_probe() -> float:
+    """Seconds for a fixed pure-Python workload (the best of three): the same machine runs it
+    slower when its host is busy, which load averages inside it do not show. Figures measured with
+    different probes are not comparable."""
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(6_000_000):
+            total += (i * i) % 7
+        best = min(best, time.perf_counter() - t0)
+    return round(best, 3)
+
+
 def machine() -> dict:
-    """What the figures were measured on."""
+    """What the figures were measured on (with the speed probe at that moment)."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -39,7 +55,7 @@ def machine() -> dict:
     except (ValueError, OSError, AttributeError):
         pass
     return {"cpu": cpu, "cores": cores, "memory_gb": memory, "python": platform.python_version(),
-            "gpu": "none used"}
+            "gpu": "none used", "speed_probe_s": speed_probe()}
 
 
 BUSY_LOAD_PER_CORE = 1.25
@@ -77,8 +93,9 @@ def _fmt(value: float, unit: str) -> str:
 
 
 def _machine_text(m: dict) -> str:
+    probe = f", speed probe {m['speed_probe_s']:.2f} s" if m.get("speed_probe_s") else ""
     return (f"{m.get('cores')} cores ({m.get('cpu')}), {m.get('memory_gb')} GB, Python {m.get('python')}, "
-            f"GPU: {m.get('gpu')}")
+            f"GPU: {m.get('gpu')}{probe}")
 
 
 def _load_text(record: dict) -> str:
