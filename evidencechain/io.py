@@ -61,6 +61,18 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     return path
 
 
+def open_text(path: str | Path, mode: str = "rt"):
+    """A text file, gzip- or xz-compressed by its suffix (.gz, .xz), opened as UTF-8."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        import gzip
+        return gzip.open(path, mode, encoding="utf-8")
+    if path.suffix == ".xz":
+        import lzma
+        return lzma.open(path, mode, encoding="utf-8")
+    return open(path, mode.replace("t", ""), encoding="utf-8")
+
+
 def atomic_write_text(path: str | Path, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 

@@ -6,13 +6,13 @@ completely-support / supported -> supported; contradiction / refute -> conflict;
 irrelevant / not_supported / partially supported -> baseless."""
 from __future__ import annotations
 
-import gzip
 import json
 import random
 from pathlib import Path
 
 from ..data.load import CorpusConfig
 from ..errors import InputError
+from ..io import open_text
 from ..text.windows import best_window, split_sentences, window_around, word_count
 from .perturb import Perturber
 from .planted_pairs import planted_pairs
@@ -28,8 +28,7 @@ DEFAULT_MIX = {"supported": 0.4, "conflict": 0.3, "baseless": 0.3}
 def _jsonl(path: Path) -> list[dict]:
     if not path.is_file():
         raise InputError(f"checker data: {path} not found")
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
+    with open_text(path) as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..errors import ResultError
-from ..io import atomic_write_text, staged_directory, write_csv
+from ..io import atomic_write_text, open_text, staged_directory, write_csv
 from .config import CheckerConfig
 from .records import LABELS, Pair
 
@@ -59,26 +59,19 @@ def _paths(config: CheckerConfig) -> dict:
     return paths
 
 
-def _opener(path: Path):
-    if path.suffix == ".gz":
-        import gzip
-        return gzip.open
-    if path.suffix == ".xz":
-        import lzma
-        return lzma.open
-    return open
-
-
 def write_pairs(path: str | Path, train: list[Pair], validation: list[Pair]) -> Path:
     """The training and validation pairs as JSON Lines (.gz / .xz compressed by suffix), one
     pair per line with its `split`: built here, trained on another machine (`train --pairs`)."""
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    with _opener(path)(tmp, "wt", encoding="utf-8") as handle:
-        for split, pairs in (("train", train), ("validation", validation)):
-            for p in pairs:
-                handle.write(json.dumps({"split": split, **asdict(p)}, ensure_ascii=False) + "\n")
-    tmp.replace(path)
+    tmp = path.with_name(path.name + ".part" + "".join(path.suffixes[-1:]))  # the suffix picks the compression
+    try:
+        with open_text(tmp, "wt") as handle:
+            for split, pairs in (("train", train), ("validation", validation)):
+                for p in pairs:
+                    handle.write(json.dumps({"split": split, **asdict(p)}, ensure_ascii=False) + "\n")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 
@@ -87,7 +80,7 @@ def read_pairs(path: str | Path) -> tuple[list[Pair], list[Pair]]:
     if not path.is_file():
         raise ResultError(f"{path}: no such pairs file (write one with `evidencechain checker pairs`)")
     out: dict[str, list[Pair]] = {"train": [], "validation": []}
-    with _opener(path)(path, "rt", encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for n, line in enumerate(handle, 1):
             try:
                 row = json.loads(line)

@@ -22,6 +22,7 @@ import pandas as pd
 from ..data.stats import markdown_table
 from ..detectors import DETECTORS
 from ..errors import InputError
+from ..io import atomic_write_text
 
 METRICS = (("response", "balanced_accuracy"), ("response", "f1"), ("span", "f1"), ("word", "f1"))
 COLUMNS = ["benchmark", "evaluation", "method", "role", "metric", "base", "other", "delta",
@@ -106,9 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     table = pd.concat(tables, ignore_index=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(args.out, index=False)
-        commits = sorted(set(table.other_commit))
-        (Path(args.out).parent / "commit.txt").write_text(", ".join(commits) + "\n", "utf-8")
+        atomic_write_text(args.out, table.to_csv(index=False))
+        atomic_write_text(Path(args.out).parent / "commit.txt", ", ".join(sorted(set(table.other_commit))) + "\n")
     print(markdown_table(table.drop(columns=["base_commit", "other_commit"])))
     return 0
 
