@@ -243,6 +243,18 @@ class LoadSampler:
         return round(sum(self.samples) / len(self.samples), 2) if self.samples else None
 
 
+def _bring_back(source: Path, target: Path) -> None:
+    """Copy what a fresh clone built (e.g. a trained checker) into this checkout, never over a file here."""
+    if not source.exists():
+        print(f"{source}: not built in the clone, nothing kept", file=sys.stderr)
+    elif target.exists():
+        print(f"{target}: exists here, the clone's copy is not kept", file=sys.stderr)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+        print(f"kept {target} from the clone")
+
+
 def time_command(args) -> int:
     """Wall time of a command (in a fresh clone of this repository with --fresh-clone)."""
     command = list(args.timed)
@@ -272,6 +284,8 @@ def time_command(args) -> int:
         loads.start()
         done = subprocess.run(command, cwd=f"{work}/repo" if work else None)
         seconds = time.perf_counter() - t0
+        for path in args.keep if work else []:
+            _bring_back(Path(work) / "repo" / path, cwd / path)
     finally:
         loads.stop()
         if work:
@@ -308,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--fresh-clone", action="store_true", help="run it in a fresh clone of this repository")
     t.add_argument("--carry", action="append", default=[], metavar="PATH",
                    help="with --fresh-clone: copy this ignored path (e.g. results/checker) into the clone")
+    t.add_argument("--keep", action="append", default=[], metavar="PATH",
+                   help="with --fresh-clone: copy this path the command built (e.g. results/checker) back here, "
+                        "unless it exists here")
     t.add_argument("timed", nargs="*", metavar="COMMAND", help="after --: the command to time")
     sub.add_parser("readme", parents=[common],
                    help="render the README's Performance block from the measurements file")

@@ -321,6 +321,26 @@ def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
     assert isinstance(record["mean_load"], float)
 
 
+def test_timing_keeps_what_the_clone_built_but_never_over_a_file_here(tmp_path, monkeypatch):
+    import subprocess
+
+    from evidencechain import bench
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for cmd in (["git", "init", "-q"], ["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
+                                        "--allow-empty", "-m", "x"]):
+        subprocess.run(cmd, cwd=repo, check=True)
+    (repo / "mine.txt").write_text("the user's own")
+    monkeypatch.chdir(repo)
+    build = "mkdir -p built && echo trained > built/model.txt && echo clone > mine.txt"
+    code = bench.main(["time", "build", "--fresh-clone", "--keep", "built", "--keep", "mine.txt", "--keep", "absent",
+                       "--measured", str(tmp_path / "p.json"), "--readme", "", "--", "bash", "-c", build])
+    assert code == 0
+    assert (repo / "built" / "model.txt").read_text() == "trained\n"
+    assert (repo / "mine.txt").read_text() == "the user's own"
+
+
 def test_readme_performance_block_equals_its_measurements_file():
     readme = (ROOT / "README.md").read_text("utf-8")
     rendered = render_readme(readme, load_measured(ROOT / MEASURED))
