@@ -243,6 +243,15 @@ class LoadSampler:
         return round(sum(self.samples) / len(self.samples), 2) if self.samples else None
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children and theirs: unlike wall
+    time, it hardly moves when other work shares the cores."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _bring_back(source: Path, target: Path) -> None:
     """Copy what a fresh clone built (e.g. a trained checker) into this checkout, never over a file here."""
     if not source.exists():
@@ -280,10 +289,10 @@ def time_command(args) -> int:
                     shutil.copy2(source, target)
                 else:
                     print(f"{path}: absent here, not carried into the clone", file=sys.stderr)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), _children_cpu()
         loads.start()
         done = subprocess.run(command, cwd=f"{work}/repo" if work else None)
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
         for path in args.keep if work else []:
             _bring_back(Path(work) / "repo" / path, cwd / path)
     finally:
@@ -295,7 +304,7 @@ def time_command(args) -> int:
         return done.returncode
     save(Path(args.measured), f"time:{args.label}", {**stamp(), "commit": commit, "seconds": round(seconds, 1),
                                                      "fresh_clone": bool(args.fresh_clone), "carried": args.carry,
-                                                     "mean_load": loads.mean()},
+                                                     "mean_load": loads.mean(), "cpu_seconds": round(cpu, 1)},
          Path(args.readme) if args.readme else None)
     return 0
 

@@ -295,6 +295,9 @@ def test_a_timing_taken_on_a_busy_machine_says_so():
     data["time:make test"]["mean_load"] = 4.9
     assert "| 9.0 min (machine busy: mean load 4.9 on 2 cores) | <= 10.0 min | yes | `def5678` |" \
         in performance_block(data)
+    data["time:make test"] |= {"cpu_seconds": 780.0, "carried": ["results/checker"]}
+    assert "| 9.0 min (machine busy: mean load 4.9 on 2 cores; CPU 13.0 min; carrying results/checker) |" \
+        in performance_block(data)
 
 
 def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
@@ -318,7 +321,7 @@ def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
     assert code == 0
     record = json.loads(measured.read_text())["time:sleepy"]
     assert record["commit"] == head and record["fresh_clone"]
-    assert isinstance(record["mean_load"], float)
+    assert isinstance(record["mean_load"], float) and record["cpu_seconds"] >= 0
 
 
 def test_timing_keeps_what_the_clone_built_but_never_over_a_file_here(tmp_path, monkeypatch):

@@ -99,11 +99,17 @@ def _machine_text(m: dict) -> str:
 
 
 def _load_text(record: dict) -> str:
-    """' (machine busy: mean load 4.9 on 2 cores)' when other work ran beside the timed command."""
+    """What a timed command's wall time needs beside it: ' (machine busy: mean load 4.9 on 2 cores)'
+    when other work ran beside it, its CPU time, and what it was spared ('carrying results/checker')."""
     load, cores = record.get("mean_load"), (record.get("machine") or {}).get("cores")
-    if load is None or not cores or load <= BUSY_LOAD_PER_CORE * cores:
-        return ""
-    return f" (machine busy: mean load {load:.1f} on {cores} cores)"
+    notes = []
+    if load is not None and cores and load > BUSY_LOAD_PER_CORE * cores:
+        notes.append(f"machine busy: mean load {load:.1f} on {cores} cores")
+    if record.get("cpu_seconds"):
+        notes.append(f"CPU {record['cpu_seconds'] / 60:.1f} min")
+    if record.get("carried"):
+        notes.append("carrying " + ", ".join(record["carried"]))
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def performance_block(data: dict) -> str:
