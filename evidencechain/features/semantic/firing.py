@@ -27,6 +27,7 @@ from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
 from .align import best_evidence, sentence_view
+from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .build_suite import ROOT, sources
 
 
@@ -82,7 +83,9 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
     answers = parse_texts([p[3] for p in pairs], cache=cache, progress=False)
     counts: dict[str, list[int]] = {}
     firings = []
-    for (rid, group, _, _), ev, doc in zip(pairs, evidence, answers):
+    flags: list[list[bool]] = []  # per answer: any signal, a confident one
+    doubtful = []  # (answer index, sentence, its candidates): no confident signal, dependency roles may fire
+    for n, ((rid, group, _, _), ev, doc) in enumerate(zip(pairs, evidence, answers)):
         side = EvidenceSide(ev)
         any_signal = confident = False
         for a, b in doc.sentences or ((0, len(doc.text)),):
@@ -97,6 +100,16 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
                                     "words": " ".join(doc.token_text(t) for t in s.tokens),
                                     "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
                                     "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
+            if open_to_swaps(signals) and (others := candidates(view, side.sentences)):
+                doubtful.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
+        flags.append([any_signal, confident])
+    for (n, sentence, others), found in zip(doubtful, swaps_of([(s, o) for _, s, o in doubtful], cache)):
+        for swap in found:  # shown by the rule too (features.semantic.table)
+            flags[n] = [True, True]
+            firings.append({"corpus": name, "id": pairs[n][0], "class": "roles (dependency)",
+                            "words": " ".join(sentence[a:b] for a, b in swap.names), "evidence_words": swap.evidence,
+                            "answer_sentence": sentence, "evidence_sentence": " | ".join(others)})
+    for (rid, group, _, _), (any_signal, confident) in zip(pairs, flags):
         for key in (name, f"{name}:{group}") if group else (name,):
             c = counts.setdefault(key, [0, 0, 0])
             c[0] += 1

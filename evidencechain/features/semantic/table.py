@@ -3,7 +3,9 @@
 Sentence columns (`SEMANTIC_FEATURES`): one count of signals per class (`sem_polarity`, ...) and
 their total (`semantic_conflict`). Token columns: `semantic_conflict` (1 on a flagged word), the
 class (`semantic_class`) and the evidence words it conflicts with (`semantic_evidence`), '' elsewhere,
-and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule).
+and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule; also on
+the names of a role swap read from dependency arcs, `dependency_roles`, and on the certainty
+markers before a confident modality shift: shown by rule only, no count or fitted feature moves).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
 from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
+from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .lexicon import lexicon
 
 SEMANTIC_FEATURES = [f"sem_{c}" for c in CLASSES] + ["semantic_conflict"]
@@ -22,12 +25,13 @@ TOKEN_COLUMNS = ("semantic_conflict", "semantic_class", "semantic_evidence", "se
 
 
 def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
-                          parsed: dict[str, ParsedText], indices: dict) -> None:
+                          parsed: dict[str, ParsedText], indices: dict, cache=None) -> None:
     """Add the family's columns to `sentences` (and `tokens` when given) in place."""
     sides: dict[str, EvidenceSide] = {}
+    unsigned: list[tuple[str, ParsedText, int, int, list]] = []  # no confident signal: try dependency roles
     counts = np.zeros((len(sentences), len(CLASSES)), dtype=np.int32)
     flagged: dict[tuple[str, int], tuple[str, str, bool]] = {}
-    shown: dict[tuple[str, int], tuple[str, str]] = {}  # markers named with a modality shift, by rule only
+    shown: dict[tuple[str, int], tuple[str, str]] = {}  # by rule only: modality markers, dependency role swaps
     rows = sentences[["response_id", "source_id", "start", "end"]].itertuples(index=False)
     for n, (rid, sid, start, end) in enumerate(rows):
         doc = parsed.get(rid)
@@ -35,13 +39,26 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
             continue
         if sid not in sides:
             sides[sid] = EvidenceSide(indices[sid].parsed)
-        for s in sentence_signals(sentence_view(doc, int(start), int(end)), sides[sid]):
+        view = sentence_view(doc, int(start), int(end))
+        found = sentence_signals(view, sides[sid])
+        if open_to_swaps(found) and tokens is not None and (others := candidates(view, sides[sid].sentences)):
+            unsigned.append((rid, doc, int(start), int(end), others))
+        for s in found:
             counts[n, CLASSES.index(s.cls)] += 1
             for t in s.tokens:
                 flagged[(rid, int(t))] = (s.cls, s.evidence, s.confident)
             if s.cls == "modality" and s.confident:
                 for t in markers_before(doc, min(s.tokens), int(start)):
                     shown.setdefault((rid, t), (s.cls, s.evidence))
+    pairs = [(doc.text[a:b], [e.doc.text[e.start:e.end] for e in others]) for _, doc, a, b, others in unsigned]
+    for (rid, doc, start, *_), found in zip(unsigned, swaps_of(pairs, cache)):
+        for swap in found:
+            for a, b in swap.names:
+                for t in doc.tokens_in(start + a, start + b):
+                    if (rid, int(t)) in flagged:  # a doubtful signal's word: its count stays, the rule shows it
+                        flagged[(rid, int(t))] = ("roles", swap.evidence, True)
+                    else:
+                        shown.setdefault((rid, int(t)), ("roles", swap.evidence))
     for k, c in enumerate(CLASSES):
         sentences[f"sem_{c}"] = counts[:, k]
     sentences["semantic_conflict"] = counts.sum(axis=1)
@@ -87,4 +104,4 @@ class SemanticFamily(FeatureFamily):
         return switched(config, semantic=True)
 
     def add(self, tables: WorkTables, context: FamilyContext) -> None:
-        add_semantic_features(tables.sentences, tables.tokens, context.parsed_by_id, context.indices)
+        add_semantic_features(tables.sentences, tables.tokens, context.parsed_by_id, context.indices, context.cache)

@@ -1,0 +1,155 @@
+"""Swapped roles read from dependency arcs: the parties on each side of one verb, where word order
+does not tell them ('It was X who copied Y's survey' for 'Y copied X's survey'; 'X fouled Y' for
+'X was fouled by Y'; 'X licensed its patent to Y' for 'Y licensed its patent to X').
+
+For a verb that the answer sentence and an evidence sentence of its source share (same stem, not a
+symmetric relation), each side's proper nouns are split into the agent's (the subject's subtree, a
+passive's 'by' phrase, the noun a relative clause's 'who' stands for) and the others' (objects,
+prepositional objects, a passive subject). A swap is a name on the answer's agent side that the
+evidence has on the other side and a name on the answer's other side that the evidence has as agent,
+with neither name on its own side in the evidence, in a sentence without a polarity or antonym
+flip (a flip with exchanged parties is a converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict
+rule): the fitted features keep the word-order signals (`roles`), so fitted models are unchanged.
+The parses come from `text.dependency` (cached, batched); nothing is parsed when no parser is installed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .align import View
+from .lexicon import Lexicon, stem
+
+_AGENT = frozenset({"nsubj", "csubj"})
+_OTHER = frozenset({"dobj", "dative", "nsubjpass", "attr", "oprd"})
+_RELATIVE = frozenset({"who", "that", "which", "whom"})
+
+
+@dataclass(frozen=True)
+class Swap:
+    names: tuple[tuple[int, int], ...]
+    """Character spans, in the answer sentence, of the two exchanged names."""
+    evidence: str
+    """The evidence sentence's words from one party to the other."""
+
+
+class _Tree:
+    """One parse (`text.dependency.DependencyParse`) as children lists and character offsets."""
+
+    def __init__(self, parse):
+        self.p = parse
+        self.children = [[] for _ in parse.words]
+        for i, h in enumerate(parse.heads):
+            if h != i:
+                self.children[h].append(i)
+        self.offsets, at = [], 0
+        for w, space in zip(parse.words, parse.spaces):
+            self.offsets.append((at, at + len(w)))
+            at += len(w) + bool(space)
+
+    def subtree(self, i: int) -> list[int]:
+        out, todo = [], [i]
+        while todo:
+            j = todo.pop()
+            out.append(j)
+            todo += self.children[j]
+        return out
+
+    def names(self, tokens) -> dict[str, int]:
+        """Proper nouns among `tokens`, lower case -> position."""
+        return {self.p.words[j].lower(): j for j in tokens if self.p.pos[j] == "PROPN"}
+
+    def sides(self, v: int) -> tuple[dict[str, int], dict[str, int]]:
+        """(agent's names, the other parties' names) of the verb at v."""
+        agent, other = [], []
+        kids = self.children[v]
+        if not any(self.p.deps[c] in _AGENT | {"nsubjpass"} for c in kids) and self.p.deps[v] == "conj":
+            kids = kids + [c for c in self.children[self.p.heads[v]] if self.p.deps[c] in _AGENT | {"nsubjpass"}]
+        for c in kids:
+            dep = self.p.deps[c]
+            if dep in _AGENT and self.p.words[c].lower() in _RELATIVE and self.p.deps[v] == "relcl":
+                head = self.p.heads[v]  # 'X who copied': the noun the clause is about
+                agent += [head, *(k for k in self.children[head] if self.p.deps[k] in ("compound", "flat", "appos"))]
+            elif dep in _AGENT:
+                agent += self.subtree(c)
+            elif dep == "agent":
+                agent += [j for k in self.children[c] for j in self.subtree(k)]
+            elif dep in _OTHER:
+                other += self.subtree(c)
+            elif dep == "prep" and self.p.words[c].lower() != "by":
+                other += [j for k in self.children[c] if self.p.deps[k] == "pobj" for j in self.subtree(k)]
+        return self.names(agent), self.names(other)
+
+    def verbs(self, lex: Lexicon) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, (w, pos) in enumerate(zip(self.p.words, self.p.pos)):
+            if pos == "VERB" and w.lower() not in lex.symmetric:
+                out.setdefault(stem(w.lower()), []).append(i)
+        return out
+
+    def name_span(self, i: int) -> tuple[int, int]:
+        """The whole name the proper noun at i belongs to (its compound / flat chain)."""
+        lo = hi = i
+        while lo > 0 and self.p.pos[lo - 1] == "PROPN":
+            lo -= 1
+        while hi + 1 < len(self.p.words) and self.p.pos[hi + 1] == "PROPN":
+            hi += 1
+        return self.offsets[lo][0], self.offsets[hi][1]
+
+
+def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
+    """Role swaps of the answer sentence's parse against its evidence sentences' parses: only where
+    some evidence sentence states the exchange and none states the answer's own order."""
+    a = _Tree(answer)
+    trees = [_Tree(e) for e in evidence]
+    out = []
+    for key, positions in a.verbs(lex).items():
+        for v in positions:
+            mine, yours = a.sides(v)
+            found, kept = None, False
+            for e in trees:
+                for w in e.verbs(lex).get(key, ()):
+                    agent, other = e.sides(w)
+                    if set(mine) & set(agent) or set(yours) & set(other):
+                        kept = True  # some evidence states a party in the answer's own place
+                    xs = [x for x in mine if x in other and x not in agent]
+                    ys = [y for y in yours if y in agent and y not in other]
+                    if xs and ys and found is None:
+                        ends = [e.offsets[j] for n in (other[xs[0]], agent[ys[0]]) for j in (n,)]
+                        lo, hi = min(s for s, _ in ends), max(t for _, t in ends)
+                        found = Swap((a.name_span(mine[xs[0]]), a.name_span(yours[ys[0]])), e.p.text[lo:hi])
+            if found is not None and not kept:
+                out.append(found)
+    return out
+
+
+def open_to_swaps(signals) -> bool:
+    """Whether an answer sentence with these word-order signals is read for dependency swaps: none
+    is confident, and none is a polarity or antonym flip (a flip with exchanged parties is a
+    converse, 'Y holds less than X' for 'X holds more than Y', which keeps the meaning)."""
+    return not any(s.confident or s.cls in ("polarity", "antonym") for s in signals)
+
+
+def candidates(a: View, sentences: list[View]) -> list[View]:
+    """Evidence sentences worth a dependency parse against answer sentence a: they share at least
+    two capitalised words (not sentence-initial) with it, and a content word that is not one."""
+    caps = [a.keys(k) for k in range(1, len(a)) if a.content(k) and a.text(k)[:1].isupper()]
+    rest = [a.keys(k) for k in range(len(a)) if a.content(k) and not a.text(k)[:1].isupper()]
+    if len(caps) < 2:
+        return []
+    return [e for e in sentences if sum(bool(c & e.all_keys) for c in caps) >= 2
+            and any(r & e.content_keys for r in rest)]
+
+
+def swaps_of(pairs: list[tuple[str, list[str]]], cache=None) -> list[list[Swap]]:
+    """`swaps` of each (answer sentence, its candidate evidence sentences), every distinct text
+    parsed once, in one batch; none where no parser is installed."""
+    from ...text.dependency import dependency_parses
+    from .lexicon import lexicon
+
+    texts = sorted({t for answer, others in pairs for t in (answer, *others)})
+    try:
+        parses = dict(zip(texts, dependency_parses(texts, cache=cache, progress=False))) if texts else {}
+    except LookupError:
+        return [[] for _ in pairs]
+    lex = lexicon()
+    return [swaps(parses[answer], [parses[t] for t in others], lex) for answer, others in pairs]

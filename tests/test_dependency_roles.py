@@ -1,0 +1,99 @@
+"""Role swaps read from dependency arcs (features.semantic.dependency_roles): shown by `detect`'s
+conflict rule on the exchanged names, never a count of the fitted features."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from evidencechain.features.semantic.align import evidence_views, sentence_views
+from evidencechain.features.semantic.dependency_roles import candidates, swaps
+from evidencechain.features.semantic.lexicon import lexicon
+from evidencechain.text.parse import parse_texts
+
+dependency = pytest.importorskip("evidencechain.text.dependency")
+if dependency.dependency_pipeline_name() is None:
+    pytest.skip("no spaCy model with a parser is installed", allow_module_level=True)
+
+
+def _swapped(evidence: str, answer: str) -> list[str]:
+    parses = dependency.dependency_parses([answer, evidence], progress=False)
+    found = swaps(parses[0], parses[1:], lexicon())
+    return sorted(answer[a:b] for s in found for a, b in s.names)
+
+
+@pytest.mark.parametrize("evidence, answer, names", [
+    ("The defender Tomasz Reinholt was fouled by the striker Kofi Ampadu in the 80th minute.",
+     "The referee awarded a penalty after Tomasz Reinholt fouled Kofi Ampadu.", ["Kofi Ampadu", "Tomasz Reinholt"]),
+    ("His rival Johann Falk copied Wendt's survey and published it in 1745.",
+     "It was Elias Wendt who copied Johann Falk's survey.", ["Elias Wendt", "Johann Falk"]),
+    ("The Ferris Institute licensed its battery patent to the startup Voltmere in 2021.",
+     "In 2021 the startup Voltmere licensed its battery patent to the Ferris Institute.",
+     ["Ferris Institute", "Voltmere"]),
+])
+def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidence, answer, names):
+    assert _swapped(evidence, answer) == names
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The defender Tomasz Reinholt was fouled by the striker Kofi Ampadu.",
+     "The striker Kofi Ampadu fouled Tomasz Reinholt."),                               # passive turned active
+    ("Johann Falk copied Elias Wendt's survey.", "It was Johann Falk who copied the survey of Elias Wendt."),
+    ("The Ferris Institute licensed its patent to Voltmere.", "Voltmere was licensed the patent by the Ferris Institute."),
+    ("Anna Berg married Tomas Lind in 2010.", "Tomas Lind married Anna Berg in 2010."),  # a symmetric relation
+    ("Marco Ilves sold the mill to Dana Quist.", "Dana Quist bought the mill from Marco Ilves."),  # another verb
+])
+def test_meaning_kept_is_no_swap(evidence, answer):
+    assert _swapped(evidence, answer) == []
+
+
+def test_no_swap_where_some_evidence_sentence_states_the_answers_order():
+    parses = dependency.dependency_parses(["Rhea Moss coached Ilan Dorr.", "Ilan Dorr coached Rhea Moss.",
+                                           "Years later Rhea Moss coached Ilan Dorr."], progress=False)
+    assert swaps(parses[0], parses[1:2], lexicon()) and not swaps(parses[0], parses[1:], lexicon())
+
+
+def test_only_sentences_sharing_two_names_are_parsed():
+    evidence, answer = parse_texts(["Ada Rusk hired Ben Oyelaran. The weather was fine in Corran.",
+                                    "In 2020 Ben Oyelaran hired Ada Rusk."], progress=False)
+    [a] = sentence_views(answer)
+    assert [e.doc.text[e.start:e.end] for e in candidates(a, evidence_views(evidence))] == ["Ada Rusk hired Ben Oyelaran."]
+
+
+def _table(evidence_text: str, answer_text: str):
+    from evidencechain.features.evidence import EvidenceIndex
+    from evidencechain.features.semantic.table import add_semantic_features
+
+    evidence, answer = parse_texts([evidence_text, answer_text], progress=False)
+    index = EvidenceIndex.__new__(EvidenceIndex)
+    index.parsed = evidence
+    sentences = pd.DataFrame({"response_id": ["r"], "source_id": ["s"], "start": [0], "end": [len(answer.text)]})
+    tokens = pd.DataFrame({"response_id": ["r"] * len(answer), "token_index": range(len(answer))})
+    add_semantic_features(sentences, tokens, {"r": answer}, {"s": index})
+    return answer, sentences, tokens
+
+
+def test_the_rule_shows_the_swap_but_no_fitted_count_moves(monkeypatch):
+    from evidencechain.features.semantic import table
+
+    pair = ("His rival Johann Falk copied Wendt's survey and published it in 1745.",
+            "It was Elias Wendt who copied Johann Falk's survey.")
+    answer, sentences, tokens = _table(*pair)
+    shown = [answer.token_text(i) for i in tokens.index[tokens["semantic_confident"] > 0]]
+    assert shown == ["Elias", "Wendt", "Johann", "Falk"]
+    assert set(tokens.loc[tokens["semantic_confident"] > 0, "semantic_class"]) == {"roles"}
+    monkeypatch.setattr(table, "swaps_of", lambda pairs, cache: [[] for _ in pairs])
+    _, plain_sentences, plain_tokens = _table(*pair)
+    assert not plain_tokens["semantic_confident"].any()
+    pd.testing.assert_frame_equal(sentences, plain_sentences)
+    assert tokens["semantic_conflict"].tolist() == plain_tokens["semantic_conflict"].tolist()
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The Ormsby reservoir holds more water than the Kettlewell reservoir.",
+     "The Kettlewell reservoir holds less water than the Ormsby reservoir."),
+    ("The Harlan library opened before the Corvin museum, which is on Dale Street.",
+     "The Corvin museum, which is on Dale Street, opened after the Harlan library."),
+])
+def test_a_converse_comparison_is_not_shown_as_a_swap(evidence, answer):
+    answer_doc, _, tokens = _table(evidence, answer)
+    assert not tokens["semantic_confident"].any()
