@@ -27,8 +27,8 @@ from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
 from .align import best_evidence, sentence_view
-from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .build_suite import ROOT, sources
+from .dependency_roles import candidates, open_to_swaps, swaps_of
 
 
 def _sample(pairs: list[tuple[str, str, str, str]], limit: int) -> list[tuple[str, str, str, str]]:
@@ -85,7 +85,7 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
     firings = []
     flags: list[list[bool]] = []  # per answer: any signal, a confident one
     doubtful = []  # (answer index, sentence, its candidates): no confident signal, dependency roles may fire
-    for n, ((rid, group, _, _), ev, doc) in enumerate(zip(pairs, evidence, answers)):
+    for n, ((rid, _, _, _), ev, doc) in enumerate(zip(pairs, evidence, answers)):
         side = EvidenceSide(ev)
         any_signal = confident = False
         for a, b in doc.sentences or ((0, len(doc.text)),):
@@ -109,7 +109,7 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
             firings.append({"corpus": name, "id": pairs[n][0], "class": "roles (dependency)",
                             "words": " ".join(sentence[a:b] for a, b in swap.names), "evidence_words": swap.evidence,
                             "answer_sentence": sentence, "evidence_sentence": " | ".join(others)})
-    for (rid, group, _, _), (any_signal, confident) in zip(pairs, flags):
+    for (_, group, _, _), (any_signal, confident) in zip(pairs, flags):
         for key in (name, f"{name}:{group}") if group else (name,):
             c = counts.setdefault(key, [0, 0, 0])
             c[0] += 1
