@@ -26,6 +26,9 @@ def _swapped(evidence: str, answer: str) -> list[str]:
      "The referee awarded a penalty after Tomasz Reinholt fouled Kofi Ampadu.", ["Kofi Ampadu", "Tomasz Reinholt"]),
     ("His rival Johann Falk copied Wendt's survey and published it in 1745.",
      "It was Elias Wendt who copied Johann Falk's survey.", ["Elias Wendt", "Johann Falk"]),
+    ("The Ravel family sold the Montclair estate to the county of Upper Brede in 1952.",
+     "The Montclair estate was sold that year by the county of Upper Brede to the Ravel family.",
+     ["Ravel", "Upper Brede"]),
     ("The Ferris Institute licensed its battery patent to the startup Voltmere in 2021.",
      "In 2021 the startup Voltmere licensed its battery patent to the Ferris Institute.",
      ["Ferris Institute", "Voltmere"]),
@@ -41,6 +44,10 @@ def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidenc
     ("The Ferris Institute licensed its patent to Voltmere.", "Voltmere was licensed the patent by the Ferris Institute."),
     ("Anna Berg married Tomas Lind in 2010.", "Tomas Lind married Anna Berg in 2010."),  # a symmetric relation
     ("Marco Ilves sold the mill to Dana Quist.", "Dana Quist bought the mill from Marco Ilves."),  # another verb
+    ("A retrospective of Malik Shapiro opens at the Anderson Art Museum on May 3.",
+     "On May 3, the Anderson Art Museum opens a retrospective of Malik Shapiro."),      # a place is no party
+    ("QPR's Clint Hill and Chris Ramsey were praised by their club's chairman on Twitter.",
+     "The QPR chairman praised Clint Hill and Chris Ramsey on Twitter."),
 ])
 def test_meaning_kept_is_no_swap(evidence, answer):
     assert _swapped(evidence, answer) == []

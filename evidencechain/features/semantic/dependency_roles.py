@@ -5,7 +5,7 @@ does not tell them ('It was X who copied Y's survey' for 'Y copied X's survey'; 
 For a verb that the answer sentence and an evidence sentence of its source share (same stem, not a
 symmetric relation), each side's proper nouns are split into the agent's (the subject's subtree, a
 passive's 'by' phrase, the noun a relative clause's 'who' stands for) and the others' (objects,
-prepositional objects, a passive subject). A swap is a name on the answer's agent side that the
+objects of 'to', 'from', 'against', 'with' and 'for', a passive subject). A swap is a name on the answer's agent side that the
 evidence has on the other side and a name on the answer's other side that the evidence has as agent,
 with neither name on its own side in the evidence, in a sentence without a polarity or antonym
 flip (a flip with exchanged parties is a converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict
@@ -22,6 +22,9 @@ from .lexicon import Lexicon, stem
 _AGENT = frozenset({"nsubj", "csubj"})
 _OTHER = frozenset({"dobj", "dative", "nsubjpass", "attr", "oprd"})
 _RELATIVE = frozenset({"who", "that", "which", "whom"})
+_PARTY = frozenset({"to", "from", "against", "with", "for"})
+"""Prepositions whose object is a party of the verb ('licensed it to Y'); 'at', 'in', 'on' name a
+place or a time ('opens at the museum', 'praised on Twitter')."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,13 @@ class _Tree:
             at += len(w) + bool(space)
 
     def subtree(self, i: int) -> list[int]:
+        """The party at i with its dependents, less phrases of place or time ('Ramsey on Twitter')."""
         out, todo = [], [i]
         while todo:
             j = todo.pop()
             out.append(j)
-            todo += self.children[j]
+            todo += [k for k in self.children[j]
+                     if self.p.deps[k] != "prep" or self.p.words[k].lower() in _PARTY | {"of"}]
         return out
 
     def names(self, tokens) -> dict[str, int]:
@@ -75,7 +80,7 @@ class _Tree:
                 agent += [j for k in self.children[c] for j in self.subtree(k)]
             elif dep in _OTHER:
                 other += self.subtree(c)
-            elif dep == "prep" and self.p.words[c].lower() != "by":
+            elif dep == "prep" and self.p.words[c].lower() in _PARTY:
                 other += [j for k in self.children[c] if self.p.deps[k] == "pobj" for j in self.subtree(k)]
         return self.names(agent), self.names(other)
 
@@ -98,7 +103,8 @@ class _Tree:
 
 def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
     """Role swaps of the answer sentence's parse against its evidence sentences' parses: only where
-    some evidence sentence states the exchange and none states the answer's own order."""
+    some evidence sentence states the exchange and none has the answer's agent as the verb's agent
+    (the other parties may well be shared: 'the estate' is sold on both sides)."""
     a = _Tree(answer)
     trees = [_Tree(e) for e in evidence]
     out = []
@@ -109,8 +115,8 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
             for e in trees:
                 for w in e.verbs(lex).get(key, ()):
                     agent, other = e.sides(w)
-                    if set(mine) & set(agent) or set(yours) & set(other):
-                        kept = True  # some evidence states a party in the answer's own place
+                    if set(mine) & set(agent):
+                        kept = True  # some evidence states the answer's agent as this verb's agent
                     xs = [x for x in mine if x in other and x not in agent]
                     ys = [y for y in yours if y in agent and y not in other]
                     if xs and ys and found is None:
