@@ -189,7 +189,7 @@ def test_each_fold_is_calibrated_without_its_held_out_answers(example_data, monk
         # the same thresholds from a corpus that never held the fold's answers
         alone = cal.read_labelled(EXAMPLE).subset(response_ids=train)
         alone.span_labels = True
-        model = real(copy.deepcopy(detector.model), cal.featurize(detector.model, alone), 5, 17)
+        model = real(copy.deepcopy(detector.model), cal.featurize(detector.model, alone), 5, 17)[0]
         assert model.primary == fold["detector"] and model.thresholds[model.primary] == fold["thresholds"]
 
 
@@ -198,7 +198,7 @@ def test_a_file_without_spans_keeps_the_base_word_threshold(example_data):
     bare = copy.deepcopy(data)
     bare.word_known = {r.id for r in bare.corpus.responses if not r.hallucinated}
     assert not bare.has_spans(bare.word_known)
-    model = cal.refit(copy.deepcopy(detector.model), bare)
+    model = cal.refit(copy.deepcopy(detector.model), bare, keep_base=False)[0]
     for name, base in detector.model.thresholds.items():
         after = model.thresholds[name]
         assert after["word"] == base["word"] and after["sentence"] == base["sentence"], name
@@ -219,7 +219,7 @@ def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example
     if not spans:
         data = copy.deepcopy(data)
         data.word_known = {r.id for r in data.corpus.responses if not r.hallucinated}
-    model = cal.refit(copy.deepcopy(detector.model), data, objective=objective)
+    model = cal.refit(copy.deepcopy(detector.model), data, objective=objective, keep_base=False)[0]
     name = model.primary
     spans = spans and objective == "joint"
     chosen = _objective(model, name, data, spans)
