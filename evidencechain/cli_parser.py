@@ -204,8 +204,8 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     calibrate.add_argument("--always-calibrate", action="store_true",
                            help="keep the calibrated thresholds and detector even when they do not beat the base "
                                 "model on inner folds of your answers (by default the base model is kept, "
-                                "unchanged, unless the calibrated one's inner cross-validated objective is more "
-                                "than 0.01 higher)")
+                                "unchanged, unless the whole calibration, run on the other inner folds only, "
+                                "scores more than 0.01 higher on average)")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
     calibrate.add_argument("--stack-min", type=POSITIVE, default=30, metavar="N",
                            help="fit and estimate a stacker (a logistic regression over the model's answer "

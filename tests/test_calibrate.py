@@ -142,6 +142,26 @@ def test_calibrate_prints_the_estimate_and_writes_a_model_detect_loads(calibrate
     assert {r["threshold"] for r in rows} == {round(report["thresholds_after"]["response"], 4)}
 
 
+def test_the_model_written_keeps_the_base_models_conflict_rule(calibrated, cache_root):
+    """`detect --model OUT` flags confident semantic conflicts by rule as the default model's `detect`
+    does: the rule is on in the default model's card, and the written model's card keeps it."""
+    from types import SimpleNamespace
+
+    from evidencechain.detect.api import Detector
+    from evidencechain.detect.calibrate_command import card
+
+    out, _ = calibrated
+    base = Detector.default(cache_dir=cache_root, quiet=True)
+    written = Detector.load(out, cache_dir=cache_root)
+    assert base.conflicts is True and written.conflicts is True and written.info()["conflict_rule"] is True
+    assert json.loads((out / "card.json").read_text("utf-8"))["base_model"] == base.name
+    assert Detector.load(out, cache_dir=cache_root, conflicts=False).conflicts is False  # --conflict-rule off
+    other = SimpleNamespace(name="RUN/model", conflicts=False, card={})  # a model without the rule
+    assert card(other, written.model)["conflict_rule"] is False
+    base.close()
+    written.close()
+
+
 @pytest.mark.slow
 def test_same_seed_gives_byte_identical_model_and_estimate(calibrated, cache_root, tmp_path):
     first, stdout = calibrated

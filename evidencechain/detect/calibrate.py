@@ -18,8 +18,9 @@ model, or `--model`) keeps its features and fitted detectors. On the labelled an
 4. the detector `detect` reports: the best objective over inner folds of the labelled answers
    (steps 2-3 on the other inner folds), within `default.TIE` the simplest;
 5. the guard (`guard`): the base model as it is (with `--detector`, reporting that detector)
-   competes with steps 1-4 by the same objective on the same inner folds, and is kept unchanged
-   unless the best calibrated detector is more than `default.TIE` above it (`--always-calibrate`:
+   competes with steps 1-4 by the same objective on inner folds of the labelled answers, steps
+   1-4 run whole (detector choice included) on the other inner folds only, and is kept unchanged
+   unless the calibration's mean is more than `default.TIE` above the base's (`--always-calibrate`:
    no guard);
 6. with enough labels of both classes, a stacker over the model kept (`stack`).
 
@@ -156,10 +157,29 @@ def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector:
     (with `detector`, reporting it). With `detector`, that detector is the one reported (no choice
     among them). `objective` "answer" chooses by verdict F1 alone even when spans are labelled
     (`OBJECTIVES`). `keep_base` False turns the guard off."""
-    from .default import flagged_span_counts
-
     base = copy.deepcopy(model)
     base.primary = detector or base.primary
+    scores = _calibrated(model, data, inner_folds, seed, detector, objective)
+
+    def procedure(part: Labelled):
+        fitted = copy.deepcopy(base)
+        _calibrated(fitted, part, inner_folds, seed, detector, objective)
+        return fitted
+
+    split = folds_of(data, _fold_count(data.labels > 0, [r.source_id for r in data.corpus.responses], inner_folds),
+                     seed)
+    joint = objective == "joint" and data.has_spans(data.word_known)
+    guard = decide(base, model, procedure, data, split, joint, scores, keep_base)
+    return (base if guard.kept == "base" else model), guard
+
+
+def _calibrated(model, data: Labelled, inner_folds: int, seed: int, detector: str | None,
+                objective: str) -> dict[str, float]:
+    """Steps 1-4 on `data`, in place: calibration choices, word levels and answer threshold per
+    detector, the reported detector; returns every detector's mean objective over the inner folds."""
+    from .default import flagged_span_counts
+
+    base = {name: (dict(model.thresholds[name]), model.span_rules.get(name)) for name in model.detector_names}
     model.calibrate(data.tables, span_labels=False)
     with_spans = data.has_spans(data.word_known)
     fitted = _span_fitted(model, data) if with_spans else {}
@@ -176,8 +196,7 @@ def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector:
 
     choices = {}
     for name in model.detector_names:
-        choices[name] = _Choices(scored, name, base.thresholds[name], base.span_rules.get(name), fitted.get(name),
-                                 data.word_known, counts_of(name))
+        choices[name] = _Choices(scored, name, *base[name], fitted.get(name), data.word_known, counts_of(name))
     for name, choice in choices.items():
         levels, rule, cut = choice.best(np.arange(len(choice.y)))
         model.thresholds[name] = {**levels, "response": cut}
@@ -186,9 +205,7 @@ def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector:
     split = inner_split(choices, inner_folds, seed)
     scores = {name: float(np.mean([c.objective(b, a) for a, b in split])) for name, c in choices.items()}
     model.primary = detector or choose_reported(scores)
-    guard = decide(base, data, order, joint, next(iter(choices.values())).y, split,
-                   {detector: scores[detector]} if detector else scores, keep_base)
-    return (base if guard.kept == "base" else model), guard
+    return {detector: scores[detector]} if detector else scores
 
 
 def _span_fitted(model, data: Labelled) -> dict[str, tuple[dict, dict]]:
@@ -280,8 +297,13 @@ def inner_split(choices: dict[str, _Choices], folds: int, seed: int) -> list[tup
 
     first = next(iter(choices.values()))
     y, groups = first.y, first.groups
-    folds = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
+    folds = _fold_count(y, groups, folds)
     return list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
+
+
+def _fold_count(y: np.ndarray, groups, folds: int) -> int:
+    """At most `folds`, and no more than answers of either class or distinct contexts."""
+    return min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
 
 
 def choose_reported(scores: dict[str, float]) -> str:

@@ -3,7 +3,8 @@
 What is estimated and fitted is in `calibrate` (thresholds, reported detector, the guard that keeps
 the base model unless calibration beats it on inner folds) and `stack` (the stacker); this module
 checks the arguments, decides whether a stacker is fitted, keeps the better of thresholds-only and
-stacked by the cross-validated answer F1, and writes and prints the report.
+stacked by the cross-validated answer F1, and writes the model with its card (the base model's
+conflict rule kept) and prints the report.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def run_calibrate(args) -> int:
 
     from ..io import atomic_write_text, cache_dir, check_output_dir, staged_directory
     from .api import Detector
+    from .default import CARD
 
     inputs = check_args(args)
     cache_root = Path(args.cache_dir) if args.cache_dir else cache_dir()
@@ -84,10 +86,20 @@ def run_calibrate(args) -> int:
     model.timings = {}  # wall-clock seconds: the one part of a model that differs between runs
     with staged_directory(args.out, (*inputs, cache_root)) as stage:
         atomic_write_text(stage / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
-        model.save(stage)
+        atomic_write_text(stage / CARD, json.dumps(card(detector, model), indent=2, sort_keys=True) + "\n")
+        model.save(stage)  # its checksums cover calibration.json and card.json
     for line in summary_lines(report, args.out):
         print(line)
     return 0
+
+
+def card(base, model) -> dict:
+    """card.json of the model written: what `detect --model` takes from it (its detector, and the
+    conflict rule as the base model used it: on for the default model), and where it came from."""
+    return {"name": "calibrated", "base_model": base.name, "detector": model.primary,
+            "conflict_rule": bool(base.conflicts),
+            "selection_rule": f"calibrated on labelled answers by `evidencechain calibrate` ({REPORT})",
+            "learned_checker": base.card.get("learned_checker", "absent")}
 
 
 def keep(summary: dict) -> tuple[str, str]:

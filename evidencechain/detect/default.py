@@ -317,7 +317,7 @@ def choose_detector(metrics: dict[str, dict[str, float]]) -> str:
 
 
 def read_card(model_dir: str | Path) -> dict:
-    """card.json of a default model ({} for other models)."""
+    """card.json of a default model or of one `calibrate` wrote ({} for other models)."""
     file = Path(model_dir) / CARD
     if not file.is_file():
         return {}
