@@ -5,6 +5,7 @@ import copy
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from detect_support import ROOT, data_error_lines, default_cache, one_error_line, run_cli
 
@@ -247,6 +248,27 @@ def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example
         trial = copy.deepcopy(model)
         trial.thresholds[name]["response"] = other
         assert _objective(trial, name, data, spans) <= chosen + 1e-9, other
+
+
+def test_the_objective_the_choice_scores_is_detects_for_every_detector(example_data, monkeypatch):
+    """The objective by which thresholds and the detector are chosen (`_Choices`: verdicts from
+    risks and word flags, span counts from `default.flagged_span_counts`) is that of `detect`'s
+    verdicts and spans under the chosen levels and span rule (the span counts were once made from
+    the words of other thresholds: those the tables were scored with)."""
+    detector, data = example_data
+    made = {}
+
+    class Recording(cal._Choices):
+        def __init__(self, scored, name, *args):
+            super().__init__(scored, name, *args)
+            made[name] = self
+
+    monkeypatch.setattr(cal, "_Choices", Recording)
+    model = cal.refit(copy.deepcopy(detector.model), data, keep_base=False)[0]
+    assert set(made) == set(model.detector_names)
+    for name, choice in made.items():
+        rows = np.arange(len(choice.y))
+        assert choice.objective(rows, rows) == pytest.approx(_objective(model, name, data, True)), name
 
 
 def test_detector_can_be_fixed_and_an_unknown_one_is_refused(cache_root, tmp_path):
