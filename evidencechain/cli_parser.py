@@ -201,6 +201,11 @@ def build_parser(handlers: Mapping[str, Callable] | None = None) -> argparse.Arg
     calibrate.add_argument("--objective", choices=("joint", "answer"), default="joint",
                            help="with labelled spans, choose thresholds and the detector for the mean of answer F1 "
                                 "and span F1, as the default model does (joint, default), or for answer F1 alone")
+    calibrate.add_argument("--always-calibrate", action="store_true",
+                           help="keep the calibrated thresholds and detector even when they do not beat the base "
+                                "model on inner folds of your answers (by default the base model is kept, "
+                                "unchanged, unless the whole calibration, run on the other inner folds only, "
+                                "scores more than 0.01 higher on average)")
     calibrate.add_argument("--seed", type=SEED, default=17, help="seed of the fold split (default 17)")
     calibrate.add_argument("--stack-min", type=POSITIVE, default=30, metavar="N",
                            help="fit and estimate a stacker (a logistic regression over the model's answer "

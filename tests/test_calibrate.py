@@ -5,6 +5,7 @@ import copy
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from detect_support import ROOT, data_error_lines, default_cache, one_error_line, run_cli
 
@@ -142,6 +143,26 @@ def test_calibrate_prints_the_estimate_and_writes_a_model_detect_loads(calibrate
     assert {r["threshold"] for r in rows} == {round(report["thresholds_after"]["response"], 4)}
 
 
+def test_the_model_written_keeps_the_base_models_conflict_rule(calibrated, cache_root):
+    """`detect --model OUT` flags confident semantic conflicts by rule as the default model's `detect`
+    does: the rule is on in the default model's card, and the written model's card keeps it."""
+    from types import SimpleNamespace
+
+    from evidencechain.detect.api import Detector
+    from evidencechain.detect.calibrate_command import card
+
+    out, _ = calibrated
+    base = Detector.default(cache_dir=cache_root, quiet=True)
+    written = Detector.load(out, cache_dir=cache_root)
+    assert base.conflicts is True and written.conflicts is True and written.info()["conflict_rule"] is True
+    assert json.loads((out / "card.json").read_text("utf-8"))["base_model"] == base.name
+    assert Detector.load(out, cache_dir=cache_root, conflicts=False).conflicts is False  # --conflict-rule off
+    other = SimpleNamespace(name="RUN/model", conflicts=False, card={})  # a model without the rule
+    assert card(other, written.model)["conflict_rule"] is False
+    base.close()
+    written.close()
+
+
 @pytest.mark.slow
 def test_same_seed_gives_byte_identical_model_and_estimate(calibrated, cache_root, tmp_path):
     first, stdout = calibrated
@@ -189,7 +210,7 @@ def test_each_fold_is_calibrated_without_its_held_out_answers(example_data, monk
         # the same thresholds from a corpus that never held the fold's answers
         alone = cal.read_labelled(EXAMPLE).subset(response_ids=train)
         alone.span_labels = True
-        model = real(copy.deepcopy(detector.model), cal.featurize(detector.model, alone), 5, 17)
+        model = real(copy.deepcopy(detector.model), cal.featurize(detector.model, alone), 5, 17)[0]
         assert model.primary == fold["detector"] and model.thresholds[model.primary] == fold["thresholds"]
 
 
@@ -198,7 +219,7 @@ def test_a_file_without_spans_keeps_the_base_word_threshold(example_data):
     bare = copy.deepcopy(data)
     bare.word_known = {r.id for r in bare.corpus.responses if not r.hallucinated}
     assert not bare.has_spans(bare.word_known)
-    model = cal.refit(copy.deepcopy(detector.model), bare)
+    model = cal.refit(copy.deepcopy(detector.model), bare, keep_base=False)[0]
     for name, base in detector.model.thresholds.items():
         after = model.thresholds[name]
         assert after["word"] == base["word"] and after["sentence"] == base["sentence"], name
@@ -219,7 +240,7 @@ def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example
     if not spans:
         data = copy.deepcopy(data)
         data.word_known = {r.id for r in data.corpus.responses if not r.hallucinated}
-    model = cal.refit(copy.deepcopy(detector.model), data, objective=objective)
+    model = cal.refit(copy.deepcopy(detector.model), data, objective=objective, keep_base=False)[0]
     name = model.primary
     spans = spans and objective == "joint"
     chosen = _objective(model, name, data, spans)
@@ -227,6 +248,27 @@ def test_the_answer_threshold_is_chosen_for_the_default_models_objective(example
         trial = copy.deepcopy(model)
         trial.thresholds[name]["response"] = other
         assert _objective(trial, name, data, spans) <= chosen + 1e-9, other
+
+
+def test_the_objective_the_choice_scores_is_detects_for_every_detector(example_data, monkeypatch):
+    """The objective by which thresholds and the detector are chosen (`_Choices`: verdicts from
+    risks and word flags, span counts from `default.flagged_span_counts`) is that of `detect`'s
+    verdicts and spans under the chosen levels and span rule (the span counts were once made from
+    the words of other thresholds: those the tables were scored with)."""
+    detector, data = example_data
+    made = {}
+
+    class Recording(cal._Choices):
+        def __init__(self, scored, name, *args):
+            super().__init__(scored, name, *args)
+            made[name] = self
+
+    monkeypatch.setattr(cal, "_Choices", Recording)
+    model = cal.refit(copy.deepcopy(detector.model), data, keep_base=False)[0]
+    assert set(made) == set(model.detector_names)
+    for name, choice in made.items():
+        rows = np.arange(len(choice.y))
+        assert choice.objective(rows, rows) == pytest.approx(_objective(model, name, data, True)), name
 
 
 def test_detector_can_be_fixed_and_an_unknown_one_is_refused(cache_root, tmp_path):

@@ -154,7 +154,7 @@ def test_detect_model_reports_the_stacker(stacked_dir, cache_root):
 
 def test_the_stacked_risk_is_the_regression_on_the_model_signals(example_data):
     detector, data = example_data
-    model = stack(cal.refit(copy.deepcopy(detector.model), data), data)
+    model = stack(cal.refit(copy.deepcopy(detector.model), data)[0], data)
     scored = model.score_tables(data.tables, evidence=False)
     x = model.stacker.matrix(scored.sentences, scored.tokens, scored.responses)
     expected = model.stacker.estimator.predict_proba(x)[:, 1]
@@ -169,7 +169,7 @@ def test_the_stacked_risk_is_the_regression_on_the_model_signals(example_data):
     assert (scored.tokens[f"pred_{spans}"] > 0).any() and not (scored.tokens[f"pred_{STACKED}"] > 0).any()
     model.thresholds[STACKED]["response"] = model.stacker.threshold
     assert model.thresholds[STACKED]["word"] == model.thresholds[spans]["word"]
-    again = stack(cal.refit(copy.deepcopy(detector.model), data), data)
+    again = stack(cal.refit(copy.deepcopy(detector.model), data)[0], data)
     assert again.stacker.describe() == model.stacker.describe()
 
 
@@ -203,4 +203,9 @@ def test_the_readme_block_shows_the_three_estimates_and_what_was_kept(tmp_path):
     body = calibrate_body(tmp_path)
     assert "| before (base model) | after `calibrate`, thresholds only | stacked |" in body
     assert "| B | Stacked |" in body and "higher in 2 of 2 folds" in body
-    assert body.endswith("Kept: thresholds only: because.")
+    assert body.endswith("Kept: thresholds only: because.") and "Guard" not in body
+    report["guard"] = {"folds_base_kept": 1, "why": "guard: base model kept as it is: because"}
+    (tmp_path / "calibration.json").write_text(json.dumps(report), "utf-8")
+    body = calibrate_body(tmp_path)
+    assert "Guard (the base model kept as it is in 1 of 2 folds, thresholds only): base model kept as it is: " \
+           "because." in body

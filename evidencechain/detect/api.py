@@ -41,9 +41,10 @@ class Detector:
         self.card = card or {}
         self.batch_size = _positive(batch_size, "batch_size")
         self.device = _device(device, model)
-        self.conflicts = bool(self.card.get("recipe", {}).get("conflict_rule")) if conflicts is None else conflicts
+        card_rule = self.card.get("conflict_rule", self.card.get("recipe", {}).get("conflict_rule"))
+        self.conflicts = bool(card_rule) if conflicts is None else conflicts
         """Flag the words of confident semantic signals by rule (`results_from_scored`); by default
-        as the model's card says (on for the default model)."""
+        as the model's card says (on for the default model and for a model `calibrate` made from it)."""
 
     # -- construction ---------------------------------------------------------------------
     @classmethod

@@ -16,14 +16,19 @@ model, or `--model`) keeps its features and fitted detectors. On the labelled an
    keeps verdict F1 alone); the candidate with
    the better objective is kept (word F1 breaks ties; then the base's);
 4. the detector `detect` reports: the best objective over inner folds of the labelled answers
-   (steps 2-3 on the other inner folds), within `default.TIE` the simplest.
-
-5. with enough labels of both classes, a stacker over the calibrated model (`stack`).
+   (steps 2-3 on the other inner folds), within `default.TIE` the simplest;
+5. the guard (`guard`): the base model as it is (with `--detector`, reporting that detector)
+   competes with steps 1-4 by the same objective on inner folds of the labelled answers, steps
+   1-4 run whole (detector choice included) on the other inner folds only, and is kept unchanged
+   unless the calibration's mean is more than `default.TIE` above the base's (`--always-calibrate`:
+   no guard);
+6. with enough labels of both classes, a stacker over the model kept (`stack`).
 
 The estimate: stratified k-fold by source (answers sharing a context stay in one fold; seed
-17), steps 1-4 (and 5) on the other folds only, then `detect`'s verdicts and spans on the
-held-out fold, before (the base model as it is), after (thresholds only) and stacked; mean and
-sd over folds. The command itself is `calibrate_command`.
+17), steps 1-5 (and 6) on the other folds only, then `detect`'s verdicts and spans on the
+held-out fold, before (the base model as it is), after (thresholds only, the guard's choice) and
+stacked; mean and sd over folds; each fold records what the guard kept. The command itself is
+`calibrate_command`.
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from .guard import Guard, decide, f1, score_rows
 from .stack import stack
 
 MIN_PER_CLASS = 10
@@ -145,38 +151,61 @@ def subset_tables(tables, ids: set[str]):
 # -- refitting --------------------------------------------------------------------------------
 
 def refit(model, data: Labelled, inner_folds: int = 5, seed: int = 17, detector: str | None = None,
-          objective: str = "joint"):
-    """Calibrate `model` on `data` (in place; see the module docstring) and return it; with
-    `detector`, that detector is the one reported (no choice among them). `objective` "answer"
-    chooses by verdict F1 alone even when spans are labelled (`OBJECTIVES`)."""
+          objective: str = "joint", keep_base: bool = True) -> tuple[object, Guard]:
+    """Calibrate `model` on `data` (in place; see the module docstring) and return it with the
+    guard's decision, or, when the guard keeps the base model, a deep copy of `model` as it was
+    (with `detector`, reporting it). With `detector`, that detector is the one reported (no choice
+    among them). `objective` "answer" chooses by verdict F1 alone even when spans are labelled
+    (`OBJECTIVES`). `keep_base` False turns the guard off."""
+    base = copy.deepcopy(model)
+    base.primary = detector or base.primary
+    scores = _calibrated(model, data, inner_folds, seed, detector, objective)
+
+    def procedure(part: Labelled):
+        fitted = copy.deepcopy(base)
+        _calibrated(fitted, part, inner_folds, seed, detector, objective)
+        return fitted
+
+    split = folds_of(data, _fold_count(data.labels > 0, [r.source_id for r in data.corpus.responses], inner_folds),
+                     seed)
+    joint = objective == "joint" and data.has_spans(data.word_known)
+    guard = decide(base, model, procedure, data, split, joint, scores, keep_base)
+    return (base if guard.kept == "base" else model), guard
+
+
+def _calibrated(model, data: Labelled, inner_folds: int, seed: int, detector: str | None,
+                objective: str) -> dict[str, float]:
+    """Steps 1-4 on `data`, in place: calibration choices, word levels and answer threshold per
+    detector, the reported detector; returns every detector's mean objective over the inner folds."""
     from .default import flagged_span_counts
 
-    base = copy.deepcopy(model.thresholds), copy.deepcopy(model.span_rules)
+    base = {name: (dict(model.thresholds[name]), model.span_rules.get(name)) for name in model.detector_names}
     model.calibrate(data.tables, span_labels=False)
     with_spans = data.has_spans(data.word_known)
     fitted = _span_fitted(model, data) if with_spans else {}
     scored = model.score_tables(data.tables)
     position = {r.id: i for i, r in enumerate(data.corpus.responses)}
     order = [position[rid] for rid in scored.responses["response_id"]]
+    joint = with_spans and objective == "joint"
 
     def counts_of(name):
         def counts(levels, rule):
             on, off = flagged_span_counts(model, name, data.corpus, scored, levels, rule)
             return on[order], off[order]
-        return counts if with_spans and objective == "joint" else None
+        return counts if joint else None
 
     choices = {}
     for name in model.detector_names:
-        counts = counts_of(name)
-        choices[name] = _Choices(scored, name, base[0][name], base[1].get(name), fitted.get(name),
-                                 data.word_known, counts)
+        choices[name] = _Choices(scored, name, *base[name], fitted.get(name), data.word_known, counts_of(name))
     for name, choice in choices.items():
         levels, rule, cut = choice.best(np.arange(len(choice.y)))
         model.thresholds[name] = {**levels, "response": cut}
         if rule is not None:
             model.span_rules[name] = rule
-    model.primary = detector or choose_reported(choices, inner_folds, seed)
-    return model
+    split = inner_split(choices, inner_folds, seed)
+    scores = {name: float(np.mean([c.objective(b, a) for a, b in split])) for name, c in choices.items()}
+    model.primary = detector or choose_reported(scores)
+    return {detector: scores[detector]} if detector else scores
 
 
 def _span_fitted(model, data: Labelled) -> dict[str, tuple[dict, dict]]:
@@ -193,11 +222,6 @@ def _span_fitted(model, data: Labelled) -> dict[str, tuple[dict, dict]]:
                                                    model.threshold_metric), "word": word},
                      choose_span_rule(scored.tokens, scored.tokens[f"risk_{name}"].to_numpy(), word))
     return out
-
-
-def _f1(pred: np.ndarray, y: np.ndarray) -> float:
-    total = pred.sum() + y.sum()
-    return float(2 * (pred & y).sum() / total) if total else 0.0
 
 
 class _Choices:
@@ -229,7 +253,7 @@ class _Choices:
                                     **(rule or {"gap": 0, "drop_function_only": False}))
             flags = ids.isin(set(tokens.loc[mask, "response_id"])).to_numpy()
             known_words = tokens["response_id"].isin(known).to_numpy() & words
-            word_f1 = _f1(mask[known_words], tokens["label"].to_numpy()[known_words] > 0)
+            word_f1 = f1(mask[known_words], tokens["label"].to_numpy()[known_words] > 0)
             self.candidates.append((levels, rule, flags, word_f1))
 
     def best(self, rows: np.ndarray) -> tuple[dict, dict | None, float]:
@@ -246,7 +270,7 @@ class _Choices:
             y, risk, flag = self.y[rows], self.risk[rows], flags[rows]
             if self.spans is None:
                 cut = min(choose_threshold(y, np.where(flag, 1.0, risk)), 1.0)
-                objective = _f1(flag | (risk >= cut), y)
+                objective = f1(flag | (risk >= cut), y)
             else:
                 on, off = self.spans[k]
                 objective, cut = joint_cut(risk, y, on[rows], off[rows], 1.0, forced=flag)
@@ -260,28 +284,34 @@ class _Choices:
         levels, rule, cut = self.best(fit_rows)
         k = next(i for i, c in enumerate(self.candidates) if c[0] is levels)
         flagged = self.risk[rows] >= cut
-        answer = _f1(self.candidates[k][2][rows] | flagged, self.y[rows])
+        verdict = self.candidates[k][2][rows] | flagged
         if self.spans is None:
-            return answer
+            return score_rows(verdict, self.y[rows], None)
         on, off = self.spans[k]
-        overlap, predicted, gold = np.where(flagged[:, None], on[rows], off[rows]).sum(axis=0)
-        span = 2 * overlap / (predicted + gold) if predicted + gold else 0.0
-        return (answer + span) / 2
+        return score_rows(verdict, self.y[rows], np.where(flagged[:, None], on[rows], off[rows]))
 
 
-def choose_reported(choices: dict[str, _Choices], folds: int, seed: int) -> str:
-    """The detector `detect` reports after calibration: the best objective (`_Choices.best`) over
-    inner folds of `data` (each fold's thresholds chosen on the others), detectors within
-    `default.TIE` of the best counting as tied and the simplest winning (the default model's order)."""
+def inner_split(choices: dict[str, _Choices], folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The inner folds (rows fitted on, rows scored) of the labelled answers: stratified, by context."""
     from sklearn.model_selection import StratifiedGroupKFold
-
-    from .default import SIMPLICITY, TIE
 
     first = next(iter(choices.values()))
     y, groups = first.y, first.groups
-    folds = min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
-    split = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
-    scores = {name: float(np.mean([c.objective(b, a) for a, b in split])) for name, c in choices.items()}
+    folds = _fold_count(y, groups, folds)
+    return list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(y, y, groups))
+
+
+def _fold_count(y: np.ndarray, groups, folds: int) -> int:
+    """At most `folds`, and no more than answers of either class or distinct contexts."""
+    return min(folds, int(y.sum()), int((~y).sum()), len(set(groups)))
+
+
+def choose_reported(scores: dict[str, float]) -> str:
+    """The detector `detect` reports after calibration: the best mean objective over the inner
+    folds (`_Choices.objective`: each fold's thresholds chosen on the others), detectors within
+    `default.TIE` of the best counting as tied and the simplest winning (the default model's order)."""
+    from .default import SIMPLICITY, TIE
+
     best = max(scores.values())
     order = [n for n in SIMPLICITY if n in scores] + sorted(n for n in scores if n not in SIMPLICITY)
     return next(n for n in order if scores[n] >= best - TIE - 1e-12)
@@ -319,20 +349,22 @@ def folds_of(data: Labelled, folds: int, seed: int) -> list[tuple[list[str], lis
 
 
 def cross_validate(base, detector: str, data: Labelled, folds: int = DEFAULT_FOLDS, seed: int = 17,
-                   fixed: str | None = None, stacked: bool = False, objective: str = "joint") -> Estimate:
-    """Each fold: `refit` on the other folds (reporting `fixed` if given), both models scored on
-    the held-out fold (the base model with its `detector`); with `stacked`, a stacker fitted on
-    the same other folds over the refitted model (`stack.stack`) is scored there too."""
+                   fixed: str | None = None, stacked: bool = False, objective: str = "joint",
+                   keep_base: bool = True) -> Estimate:
+    """Each fold: `refit` on the other folds (reporting `fixed` if given; with the guard unless
+    `keep_base` is False), both models scored on the held-out fold (the base model with its
+    `detector`), and what the guard kept recorded; with `stacked`, a stacker fitted on the same
+    other folds over the refitted model (`stack.stack`) is scored there too."""
     estimate = Estimate(folds, seed, detector)
     for k, (train, test) in enumerate(folds_of(data, folds, seed)):
         part = data.subset(train)
-        model = refit(copy.deepcopy(base), part, folds, seed, fixed, objective)
+        model, guard = refit(copy.deepcopy(base), part, folds, seed, fixed, objective, keep_base)
         held = data.subset(test)
         before, after = evaluate(base, detector, held), evaluate(model, model.primary, held)
         row = {"fold": k, "answers": len(test), "hallucinated": int(held.labels.sum()),
                "response_f1_before": before["response_f1"], "response_f1_after": after["response_f1"],
                "span_f1_before": before["span_f1"], "span_f1_after": after["span_f1"],
-               "detector": model.primary, "thresholds": model.thresholds[model.primary]}
+               "detector": model.primary, "thresholds": model.thresholds[model.primary], "guard": guard.describe()}
         if stacked:
             fitted = stack(copy.deepcopy(model), part, folds, seed)
             result = evaluate(fitted, fitted.primary, held)

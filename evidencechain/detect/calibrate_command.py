@@ -1,8 +1,10 @@
 """The `calibrate` command: read the labels, estimate, refit (and stack), write the model directory.
 
-What is estimated and fitted is in `calibrate` (thresholds, reported detector) and `stack` (the
-stacker); this module checks the arguments, decides whether a stacker is fitted, keeps the better
-of thresholds-only and stacked by the cross-validated answer F1, and writes and prints the report.
+What is estimated and fitted is in `calibrate` (thresholds, reported detector, the guard that keeps
+the base model unless calibration beats it on inner folds) and `stack` (the stacker); this module
+checks the arguments, decides whether a stacker is fitted, keeps the better of thresholds-only and
+stacked by the cross-validated answer F1, and writes the model with its card (the base model's
+conflict rule kept) and prints the report.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ def run_calibrate(args) -> int:
 
     from ..io import atomic_write_text, cache_dir, check_output_dir, staged_directory
     from .api import Detector
+    from .default import CARD
 
     inputs = check_args(args)
     cache_root = Path(args.cache_dir) if args.cache_dir else cache_dir()
@@ -60,9 +63,11 @@ def run_calibrate(args) -> int:
     try:
         data = featurize(detector.model, corpus, progress=not args.quiet and sys.stderr.isatty())
         stacked, why_not = stack_decision(data.labels, args.stack_min, args.no_stack)
+        keep_base = not args.always_calibrate
         estimate = cross_validate(detector.model, detector.detector, data, args.folds, args.seed, args.detector,
-                                  stacked, args.objective)
-        model = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector, args.objective)
+                                  stacked, args.objective, keep_base)
+        model, guard = refit(copy.deepcopy(detector.model), data, args.folds, args.seed, args.detector,
+                             args.objective, keep_base)
         summary = {k: dict(zip(("mean", "sd", "folds"), estimate.summary(k)))
                    for k in METRICS + (STACKED_METRICS if stacked else ())}
         thresholds_detector = model.primary
@@ -74,15 +79,27 @@ def run_calibrate(args) -> int:
     finally:
         detector.close()
     report = _report(args, detector, data, corpus, estimate, summary, model, thresholds_detector)
+    report["guard"] = {**guard.describe(), "why": guard.why(),
+                       "folds_base_kept": sum(f["guard"]["kept"] == "base" for f in estimate.per_fold)}
     report["stacker"] = {"min_per_class": args.stack_min, "disabled": bool(args.no_stack), "estimated": stacked,
                          "kept": kept, "why": why, "model": model.stacker.describe() if kept == "stacked" else None}
     model.timings = {}  # wall-clock seconds: the one part of a model that differs between runs
     with staged_directory(args.out, (*inputs, cache_root)) as stage:
         atomic_write_text(stage / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
-        model.save(stage)
+        atomic_write_text(stage / CARD, json.dumps(card(detector, model), indent=2, sort_keys=True) + "\n")
+        model.save(stage)  # its checksums cover calibration.json and card.json
     for line in summary_lines(report, args.out):
         print(line)
     return 0
+
+
+def card(base, model) -> dict:
+    """card.json of the model written: what `detect --model` takes from it (its detector, and the
+    conflict rule as the base model used it: on for the default model), and where it came from."""
+    return {"name": "calibrated", "base_model": base.name, "detector": model.primary,
+            "conflict_rule": bool(base.conflicts),
+            "selection_rule": f"calibrated on labelled answers by `evidencechain calibrate` ({REPORT})",
+            "learned_checker": base.card.get("learned_checker", "absent")}
 
 
 def keep(summary: dict) -> tuple[str, str]:
@@ -120,7 +137,8 @@ def _cell(summary: dict | None) -> str:
 
 def summary_lines(report: dict, out) -> list[str]:
     """What `calibrate` prints: the labels, the cross-validated estimate (before, thresholds only
-    and, when estimated, stacked), which is kept and why, the thresholds, the model."""
+    and, when estimated, stacked), what the guard kept and why, which of thresholds only and
+    stacked is kept and why, the thresholds, the model."""
     lab, s, st = report["labelled"], report["summary"], report["stacker"]
     stacked = st["estimated"]
     head = f"  {'':12} {'before':>20} {'thresholds only':>20}" + (f" {'stacked':>20}" if stacked else "")
@@ -140,9 +158,13 @@ def summary_lines(report: dict, out) -> list[str]:
     if stacked:
         lines.append("  stacked: a logistic regression over the calibrated model's answer signals, fitted with "
                      "its threshold on each fold's training answers; spans from the thresholds-only detector")
+    lines.append(f"  thresholds only: the base model kept in {report['guard']['folds_base_kept']} of "
+                 f"{len(report['per_fold'])} folds by the guard")
+    lines.append(report["guard"]["why"])
     lines.append(st["why"])
     before, after = report["thresholds_before"], report["thresholds_after"]
-    lines.append(f"calibrated model: detector {report['detector_after']}, thresholds " + ", ".join(
+    written = "model (the base model, kept by the guard)" if report["guard"]["kept"] == "base" else "calibrated model"
+    lines.append(f"{written}: detector {report['detector_after']}, thresholds " + ", ".join(
         f"{k} {after[k]:.4g}" for k in ("response", "sentence", "word") if k in after)
         + f" (base {report['detector']}: " + ", ".join(
         f"{k} {before[k]:.4g}" for k in ("response", "sentence", "word") if k in before) + ")")

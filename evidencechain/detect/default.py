@@ -261,13 +261,23 @@ def flagged_span_counts(model, name: str, corpus, scored, levels: dict, rule: di
     the answer is flagged and when it is not, under word `levels` (and span `rule`, if given).
 
     An answer's spans depend on the answer cut only through whether the answer is flagged (a flagged
-    answer without word spans names its unsupported words instead), so two passes give every cut."""
+    answer without word spans names its unsupported words instead), so two passes give every cut.
+    The words named are those `levels` and the rule give (`pred_<name>` made again from the word
+    risks), whatever thresholds `scored` was scored with."""
+    import dataclasses
+
     import numpy as np
 
     from ..metrics import span_counts
     from ..results import results_from_scored
+    from ..wordlevel import refine_word_mask
 
     saved, saved_rule = model.thresholds[name], model.span_rules.get(name)
+    if "word" in levels and len(scored.tokens):
+        tokens = scored.tokens
+        words = refine_word_mask(tokens, tokens[f"risk_{name}"].to_numpy() >= levels["word"],
+                                 **(rule or saved_rule or {"gap": 0, "drop_function_only": False}))
+        scored = dataclasses.replace(scored, tokens=tokens.assign(**{f"pred_{name}": words.astype(np.int8)}))
     counts = []
     try:
         if rule is not None:
@@ -317,7 +327,7 @@ def choose_detector(metrics: dict[str, dict[str, float]]) -> str:
 
 
 def read_card(model_dir: str | Path) -> dict:
-    """card.json of a default model ({} for other models)."""
+    """card.json of a default model or of one `calibrate` wrote ({} for other models)."""
     file = Path(model_dir) / CARD
     if not file.is_file():
         return {}

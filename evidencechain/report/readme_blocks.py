@@ -169,6 +169,11 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
         + (f" {cell('response_f1_stacked')} {higher('response_f1_stacked')} |" if stacked else ""),
         f"| span F1 (character overlap) | {cell('span_f1_before')} | {cell('span_f1_after')} |"
         + (f" {cell('span_f1_stacked')} |" if stacked else "")]
+    guard = report.get("guard")
+    if guard:
+        why = guard["why"].removeprefix("guard: ")
+        lines += ["", f"Guard (the base model kept as it is in {guard['folds_base_kept']} of {folds} folds, "
+                      f"thresholds only): {why}."]
     if stacker.get("why"):
         lines += ["", f"{stacker['why'][:1].upper()}{stacker['why'][1:]}."]
     return "\n".join(lines)
