@@ -110,6 +110,16 @@ def test_keep_prefers_thresholds_unless_stacked_is_higher():
     assert command.keep(summary(0.40, 0.50))[0] == "thresholds"
 
 
+def test_the_stacker_does_not_get_around_the_guard():
+    """Stacked above thresholds only but below the base model as it is: the base's thresholds stay."""
+    summary = {"response_f1_stacked": {"mean": 0.404}, "response_f1_after": {"mean": 0.395},
+               "response_f1_before": {"mean": 0.429}}
+    kept, why = command.keep(summary)
+    assert kept == "thresholds" and "the base model as it is 0.429" in why
+    summary["response_f1_stacked"]["mean"] = 0.44
+    assert command.keep(summary)[0] == "stacked"
+
+
 def test_each_fold_stacks_without_its_held_out_answers(example_data, monkeypatch):
     detector, data = example_data
     seen = []

@@ -103,12 +103,15 @@ def card(base, model) -> dict:
 
 
 def keep(summary: dict) -> tuple[str, str]:
-    """'stacked' when its cross-validated answer F1 is higher than thresholds-only's, else 'thresholds'."""
+    """'stacked' when its cross-validated answer F1 is higher than both thresholds-only's and the base
+    model's as it is (the stacker must not get around the guard), else 'thresholds'."""
     st, th = summary["response_f1_stacked"]["mean"], summary["response_f1_after"]["mean"]
-    if st > th + 1e-9:
-        return "stacked", f"kept: stacked: its cross-validated answer F1 {st:.3f} is higher than thresholds only {th:.3f}"
+    base = summary.get("response_f1_before", {}).get("mean")
+    rival, named = (base, "the base model as it is") if base is not None and base > th else (th, "thresholds only")
+    if st > rival + 1e-9:
+        return "stacked", f"kept: stacked: its cross-validated answer F1 {st:.3f} is higher than {named} {rival:.3f}"
     return "thresholds", (f"kept: thresholds only: the stacked model's cross-validated answer F1 {st:.3f} is not "
-                          f"higher than thresholds only {th:.3f}")
+                          f"higher than {named} {rival:.3f}")
 
 
 def _report(args, detector, data, corpus, estimate, summary, model, thresholds_detector) -> dict:
