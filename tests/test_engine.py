@@ -300,17 +300,25 @@ def test_a_timing_taken_on_a_busy_machine_says_so():
         in performance_block(data)
 
 
-def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
-    import json
+def _git_repo(tmp_path):
+    """A git repository with one empty commit."""
     import subprocess
-
-    from evidencechain import bench
 
     repo = tmp_path / "repo"
     repo.mkdir()
     for cmd in (["git", "init", "-q"], ["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
                                         "--allow-empty", "-m", "x"]):
         subprocess.run(cmd, cwd=repo, check=True)
+    return repo
+
+
+def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
+    import json
+    import subprocess
+
+    from evidencechain import bench
+
+    repo = _git_repo(tmp_path)
     monkeypatch.chdir(repo)
     head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo, capture_output=True, text=True,
                           check=True).stdout.strip()
@@ -325,15 +333,10 @@ def test_timing_records_the_commit_it_ran_and_the_load(tmp_path, monkeypatch):
 
 
 def test_timing_keeps_what_the_clone_built_but_never_over_a_file_here(tmp_path, monkeypatch):
-    import subprocess
 
     from evidencechain import bench
 
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    for cmd in (["git", "init", "-q"], ["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q",
-                                        "--allow-empty", "-m", "x"]):
-        subprocess.run(cmd, cwd=repo, check=True)
+    repo = _git_repo(tmp_path)
     (repo / "mine.txt").write_text("the user's own")
     monkeypatch.chdir(repo)
     build = "mkdir -p built && echo trained > built/model.txt && echo clone > mine.txt"
