@@ -106,23 +106,22 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
     some evidence sentence states the exchange and none has the answer's agent as the verb's agent
     (the other parties may well be shared: 'the estate' is sold on both sides)."""
     a = _Tree(answer)
-    trees = [_Tree(e) for e in evidence]
+    stated = [(e, e.verbs(lex)) for e in map(_Tree, evidence)]
     out = []
     for key, positions in a.verbs(lex).items():
         for v in positions:
             mine, yours = a.sides(v)
             found, kept = None, False
-            for e in trees:
-                for w in e.verbs(lex).get(key, ()):
+            for e, verbs in stated:
+                for w in verbs.get(key, ()):
                     agent, other = e.sides(w)
-                    if set(mine) & set(agent):
-                        kept = True  # some evidence states the answer's agent as this verb's agent
+                    kept |= bool(set(mine) & set(agent))  # the evidence has the answer's agent as this verb's
                     xs = [x for x in mine if x in other and x not in agent]
                     ys = [y for y in yours if y in agent and y not in other]
                     if xs and ys and found is None:
-                        ends = [e.offsets[j] for n in (other[xs[0]], agent[ys[0]]) for j in (n,)]
-                        lo, hi = min(s for s, _ in ends), max(t for _, t in ends)
-                        found = Swap((a.name_span(mine[xs[0]]), a.name_span(yours[ys[0]])), e.p.text[lo:hi])
+                        (s1, t1), (s2, t2) = e.name_span(other[xs[0]]), e.name_span(agent[ys[0]])
+                        found = Swap((a.name_span(mine[xs[0]]), a.name_span(yours[ys[0]])),
+                                     e.p.text[min(s1, s2):max(t1, t2)])
             if found is not None and not kept:
                 out.append(found)
     return out
