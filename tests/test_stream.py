@@ -263,6 +263,30 @@ def test_dask_missing_gives_one_line_saying_what_to_install(audit_log, tmp_path,
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("verbose, level", [(False, "CRITICAL"), (True, "ERROR")])
+def test_a_local_cluster_prints_worker_logs_only_under_verbose(audit_log, tmp_path, monkeypatch, verbose, level):
+    """A worker whose scheduler has just closed (Ctrl-C) logs a heartbeat traceback at ERROR:
+    without -v, workers print nothing below CRITICAL (task errors still reach the client)."""
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    seen = {}
+
+    def no_cluster(**kwargs):
+        seen.update(kwargs)
+        raise OSError("no cluster in this test")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    monkeypatch.setattr(logging.getLogger("distributed"), "level", logging.NOTSET)
+    args = ragtruth_args(audit_log, "--out-dir", str(tmp_path / "o"), "--engine", "dask", "--workers", "1")
+    if verbose:  # pytest's own log handlers keep the CLI's basicConfig from setting the root level
+        args = ["-v", *(a for a in args if a != "-q")]
+        monkeypatch.setattr(logging.getLogger(), "level", logging.INFO)
+    code, _, err = run_cli(args)
+    assert code == 2 and "cannot reach a local Dask cluster" in err
+    assert seen["silence_logs"] == getattr(logging, level)
+
+
 def test_bad_records_are_refused_before_anything_is_written(audit_log, tmp_path):
     plain = tmp_path / "answers.jsonl"
     good = {"context": "The museum opened in 1987.", "answer": "It opened in 1987."}

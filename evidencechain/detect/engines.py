@@ -251,8 +251,12 @@ def _run_dask(detector, partitions: Iterator[Partition], fmt: str, commit, worke
     import dask
 
     run_id = uuid.uuid4().hex[:8]
-    if not logging.getLogger().isEnabledFor(logging.INFO):  # the cluster's chatter only under -v
-        logging.getLogger("distributed").setLevel(logging.ERROR)
+    # the cluster's chatter only under -v: without it, a worker whose scheduler has just closed
+    # (Ctrl-C, the end of a run) must not print a heartbeat traceback; task errors still reach us
+    verbose = logging.getLogger().isEnabledFor(logging.INFO)
+    worker_log_level = logging.ERROR if verbose else logging.CRITICAL
+    if not verbose:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
     with contextlib.ExitStack() as stack:
         # Dask keeps its last N task events per worker and in the scheduler for debugging, each with
         # its partition or result: at the default 1000 a worker would hold ~300 partitions
@@ -264,7 +268,7 @@ def _run_dask(detector, partitions: Iterator[Partition], fmt: str, commit, worke
                 with _workers_ignore_sigint():
                     cluster = stack.enter_context(distributed.LocalCluster(
                         n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR))
+                        dashboard_address=None, silence_logs=worker_log_level))
                 client = stack.enter_context(distributed.Client(cluster))
             client.wait_for_workers(1, timeout=120)
         except OSError as exc:  # TimeoutError included
