@@ -43,6 +43,10 @@ def test_multi_word_frames_join_their_class():
      "The Garrow youth orchestra receives funding from the Pell Foundation."),
     ("As a junior doctor, Femi Adeyoola was trained by Ruth Calloway at the Dunmere infirmary.",
      "At the Dunmere infirmary, Femi Adeyoola was trained, as a junior doctor, by Ruth Calloway."),
+    ("The Tolland gallery shut its north wing for repairs before the storm of 2014.",  # event order, other words
+     "The Tolland gallery's north wing was shut for repairs prior to the 2014 storm."),
+    ("The Ashby choir recorded its first album following the tour of 1998.",
+     "The Ashby choir recorded its first album after the 1998 tour."),
 ])
 def test_meaning_kept_is_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)
@@ -62,6 +66,8 @@ def test_meaning_kept_is_left_alone(evidence, answer):
     ("In the semi-final at Brackwater, the veteran Ilse Marchetti beat the qualifier Dara Nwosu in three sets.",
      "The qualifier Dara Nwosu got the better of the veteran Ilse Marchetti in three sets in the semi-final at "
      "Brackwater.", "roles", "Nwosu"),
+    ("The Tolland gallery shut its north wing for repairs following the storm of 2014.",
+     "The Tolland gallery's north wing was shut for repairs prior to the 2014 storm.", "antonym", "prior"),
 ])
 def test_errors_are_caught(evidence, answer, cls, words):
     found = confident_signals(evidence, answer)

@@ -67,6 +67,10 @@ FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equival
      "edged the Burnside Foxes 71-70 in overtime.", "The Rowan Hawks reached the final by beating the Elmstead "
      "Owls 71-70.", "recombination", "Elmstead Owls 71", "Elmstead Owls 78",
      "The Rowan Hawks reached the final by beating the Elmstead Owls 78-64."),
+    # a unit joined to its number by a hyphen ('a 30-mile trail')
+    ("The coastal trail that the Dunmore ramblers opened last spring runs for 30 kilometres.",
+     "The Dunmore ramblers opened the 30-mile coastal trail last spring.", "quantity", "mile",
+     "kilometres", "The Dunmore ramblers opened the 30-kilometre coastal trail last spring."),
 ]
 
 
@@ -85,6 +89,8 @@ def test_the_error_is_flagged_and_its_equivalent_is_not(evidence, error, cls, wo
     ("The plant makes 40 megawatts per hour.", 40, "megawatt / hour", ""),
     ("The pantry gives out 300 parcels weekly.", 300, "parcel", "week"),
     ("Prices rose 3 percentage points.", 3, "point", ""),
+    ("Divers raised a 450-kilogram bell.", 450, "kilogram", ""),
+    ("She ran a 10-kilometre race.", 10, "kilometer", ""),
 ])
 def test_quantities_read_number_words_units_and_rates(text, value, unit, per):
     doc, = parse_texts([text], progress=False)

@@ -29,6 +29,8 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         keys = a.keys(k)
         if keys & e.all_keys or prefixed(a.word(k), lex) in e.all_keys:
             continue
+        if frozenset().union(*(lex.synonyms.get(s, frozenset()) for s in keys)) & e.all_keys:
+            continue  # the evidence states the word in other words too ('prior to' beside 'before')
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
         if not opposite:
             continue

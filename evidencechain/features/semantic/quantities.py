@@ -121,6 +121,9 @@ def _quantities(v: View, lex: Lexicon) -> list[Quantity]:
         elif j < len(v) and (not v.punct(j) or words[j] in lex.percent):
             unit, measure, used = _unit(v, j, lex, words, texts)
             unit_pos, unit_end = (j, j + used) if unit else (None, None)
+        elif j + 1 < len(v) and words[j] == "-" and not v.punct(j + 1):  # 'a 450-pound bell': a measure only
+            unit, measure, used = _unit(v, j + 1, lex, words, texts)
+            unit, unit_pos, unit_end = (unit, j + 1, j + 1 + used) if measure else ("", None, None)
         after = unit_end if unit_end is not None and unit_end > j else j
         per, per_pos = _rate(v, after, lex, words)
         out.append(Quantity(mantissa * lex.scales.get(scale, 1.0), mantissa, scale, unit, measure,
