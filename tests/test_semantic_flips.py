@@ -68,6 +68,14 @@ def test_meaning_kept_is_left_alone(evidence, answer):
      "Brackwater.", "roles", "Nwosu"),
     ("The Tolland gallery shut its north wing for repairs following the storm of 2014.",
      "The Tolland gallery's north wing was shut for repairs prior to the 2014 storm.", "antonym", "prior"),
+    # the answer restates the whole evidence sentence, its other clause in other words
+    ("Visitor numbers at the Harrowgate aquarium fell by 9 percent in 2023, which the owner, Bluewater Leisure, "
+     "blamed on the closure of the Dunford car park.",
+     "Bluewater Leisure said visitor numbers at the Harrowgate aquarium rose by 9 percent in 2023, blaming the "
+     "closure of the Dunford car park.", "antonym", "rose"),
+    # 'running' / 'passing' (WordNet's adjectives) is no pair: 'passes' for 'runs' leaves the real flip alone
+    ("The new Carrow cycle path runs east of the river, skirting the old tannery.",
+     "The new Carrow cycle path passes to the west of the river, skirting the old tannery.", "antonym", "west"),
 ])
 def test_errors_are_caught(evidence, answer, cls, words):
     found = confident_signals(evidence, answer)

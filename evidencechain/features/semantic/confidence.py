@@ -156,14 +156,29 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     words, less its relative clauses that `others` state (`_asides`), share of those clauses'
     other content words in a)."""
     aside = _asides(a, e, others, lex)
-    e = _home(e, s, lex)
+    whole, e = e, _home(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own and k not in aside]
-    forward = sum(bool(a.keys(k) & e.content_keys) for k in ks) / len(ks) if ks else 1.0
+    # the answer restates e's clauses that hold the evidence words, or the whole of e where the
+    # flagged words' next content words are those clauses' ('X said ridership rose, linking it to Y'
+    # for 'ridership fell, which X attributed to Y'; not 'Bolt was not voiced by Z' for 'Bolt's
+    # friend ..., where she is voiced by Z': 'Bolt' is another clause's)
+    whole = whole if _flanked_by(a, s, e) else e
+    forward = max(sum(bool(a.keys(k) & v.content_keys) for k in ks) / len(ks) for v in (e, whole)) if ks else 1.0
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _flanked_by(a: View, s: Signal, home: View) -> bool:
+    """The nearest content word on each side of the flagged words in their clause, where there is
+    one, is a word of `home`."""
+    ps = _positions(a, s)
+    if not ps:
+        return False
+    near = [c[0] for c in (_clause(a, ps[0], -1, 1), _clause(a, ps[-1], 1, 1)) if c]
+    return bool(near) and all(a.keys(k) & home.content_keys for k in near)
 
 
 def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
