@@ -25,6 +25,7 @@ from .polarity import polarity_flips
 from .quantities import quantity_conflicts
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
+from .uniqueness import uniqueness_shifts
 from .value_frames import evidence_bound
 
 _CONVERSE = ("polarity", "antonym", "roles")
@@ -104,6 +105,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         found += recombined(answer, e, evidence.values, lex)
     found += role_swaps(answer, e, lex)
     found += modality_shifts(answer, e, lex)
+    found += uniqueness_shifts(answer, e)
     out, taken, later = [], set(), []
     for s in found:
         if not taken.intersection(s.tokens):

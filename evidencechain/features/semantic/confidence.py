@@ -56,6 +56,7 @@ from .lexicon import Lexicon
 from .modality import hits
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import aside, relation
+from .uniqueness import cues as uniqueness_cues
 
 _MIXED_OK = ("polarity", "modality", "quantity", "antonym")
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
@@ -436,6 +437,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     if not signals:
         return []
     rule = lex.confidence
+    ranks = uniqueness_cues().ranks
     classes = {s.cls for s in signals}
     rivals = [alignment(a, o) for o in (others or []) if o is not e and o.content_keys != e.content_keys]
     unique = not rivals or alignment(a, e) - max(rivals) >= rule["min_margin"]
@@ -462,7 +464,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
                 and "antonym" not in classes and _role_words(e, s) <= rule["max_role_words"]
         elif ok and s.cls == "modality":
-            ok = not _weakened(a, e, s, lex) and not any(a.doc.like_num[t] for t in s.tokens)
+            ok = not _weakened(a, e, s, lex) and not any(a.doc.like_num[t] and a.doc.lower[t] not in ranks
+                                                         for t in s.tokens)  # 'the first' of uniqueness: a rank
         elif ok and s.cls == "recombination":
             ok = _distinct(a, s) and _same_slot(a, e, s) and _person_or_number(a, s, lex) and not bound(a, _positions(a, s), lex) \
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
