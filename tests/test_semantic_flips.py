@@ -47,6 +47,18 @@ def test_multi_word_frames_join_their_class():
      "The Tolland gallery's north wing was shut for repairs prior to the 2014 storm."),
     ("The Ashby choir recorded its first album following the tour of 1998.",
      "The Ashby choir recorded its first album after the 1998 tour."),
+    ("Ticket prices at the Orrin theatre rose in May after they fell in April.",  # each word in its own slot
+     "Ticket prices at the Orrin theatre fell in April before they rose in May."),
+    ("The Selby library is shut on Sundays but opens late on Thursdays.",  # the word negated: polarity's
+     "On Sundays the Selby library is not open, though it opens late on Thursdays."),
+    ("The board game Orla was released by Tinder Box Games in 2011 as a follow up to their first title.",
+     "Tinder Box Games was in business prior to 2011."),  # 'following' paired as written: no 'follow up'
+    ("Rowing machines are great to train the whole body, but if you have specific muscles to build, you "
+     "may want other equipment.",  # a negation's scope is its clause: no whole-sentence restatement
+     "Rowing machines aren't great for training specific muscles."),
+    ("The former Harwick teacher was praised for tutoring Rhys Alder when he was a sixth-grade student at "
+     "Elm Road school.",  # a converse noun stated of the other party, not a comparison moved
+     "She tutored Rhys Alder when she was his sixth-grade teacher at Elm Road school."),
 ])
 def test_meaning_kept_is_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)
@@ -76,6 +88,9 @@ def test_meaning_kept_is_left_alone(evidence, answer):
     # 'running' / 'passing' (WordNet's adjectives) is no pair: 'passes' for 'runs' leaves the real flip alone
     ("The new Carrow cycle path runs east of the river, skirting the old tannery.",
      "The new Carrow cycle path passes to the west of the river, skirting the old tannery.", "antonym", "west"),
+    # the evidence has the answer's word too, of another noun; its opposite stands in the answer's slot
+    ("The Dunmore ferry is smaller than its predecessor, the Gull, but carries a larger cargo hold.",
+     "The Dunmore ferry is larger than its predecessor, the Gull, and has a bigger cargo hold.", "antonym", "larger"),
 ])
 def test_errors_are_caught(evidence, answer, cls, words):
     found = confident_signals(evidence, answer)

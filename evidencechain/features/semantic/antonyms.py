@@ -23,11 +23,15 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     # 'will close'): negated with it, and no flip of polarity's counts it
     under = {i for _, j in cue_scopes(e, lex) if j is not None and not a.find(e.keys(j))
              for i in range(j + 1, min(len(e), j + 3)) if not any(e.punct(x) for x in range(j + 1, i + 1))}
+    negated = {j for _, j in cue_scopes(a, lex)}
     for k in range(len(a)):
         if a.punct(k) or is_cue(a, k, lex):
             continue
         keys = a.keys(k)
-        if keys & e.all_keys or prefixed(a.word(k), lex) in e.all_keys:
+        # a comparison stated of another noun: 'larger than X' / 'smaller than X, but a larger Y' (only
+        # comparatives and superlatives: 'his teacher' / 'a student' of another sentence is a converse)
+        moved = bool(keys & e.all_keys) and k not in negated and _compared(a, k) and _elsewhere(a, k, e, keys)
+        if (keys & e.all_keys and not moved) or prefixed(a.word(k), lex) in e.all_keys:
             continue
         if frozenset().union(*(lex.synonyms.get(s, frozenset()) for s in keys)) & e.all_keys:
             continue  # the evidence states the word in other words too ('prior to' beside 'before')
@@ -35,7 +39,8 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if not opposite:
             continue
         hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)
-                and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under]
+                and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under
+                and (not moved or _same_slot(a, k, e, j))]
         if len(hits) > len(a.find(opposite)) and not (governing(a, k, e, lex) + governing(e, hits[0], a, lex)) % 2:
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out
@@ -54,3 +59,34 @@ def governing(v: View, k: int, other: View, lex: Lexicon) -> int:
         if j is None or (j != k and not other.find(v.keys(j))):
             n += 1
     return n
+
+
+def _compared(v: View, k: int) -> bool:
+    """A comparative or superlative ('larger', 'oldest'): its lemma is the plain adjective."""
+    w = v.word(k)
+    return w.endswith(("er", "est")) and v.lemma(k) != w
+
+
+def _slot(v: View, k: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the nearest content word before and after k in its clause."""
+    def nearest(step: int) -> frozenset[str]:
+        j = k + step
+        while 0 <= j < len(v) and not v.punct(j):
+            if v.content(j):
+                return v.keys(j)
+            j += step
+        return frozenset()
+    return nearest(-1), nearest(1)
+
+
+def _same_slot(a: View, k: int, e: View, j: int) -> bool:
+    (al, ar), (el, er) = _slot(a, k), _slot(e, j)
+    return bool(al & el or ar & er)
+
+
+def _elsewhere(a: View, k: int, e: View, keys: frozenset[str]) -> bool:
+    """The evidence has the answer's word only in other slots than the answer's (next content words
+    differ on both sides), and the answer's word has a neighbour to tell by."""
+    if not any(_slot(a, k)):
+        return False
+    return not any(_same_slot(a, k, e, j) for j in e.find(keys))

@@ -163,8 +163,10 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     # the answer restates e's clauses that hold the evidence words, or the whole of e where the
     # flagged words' next content words are those clauses' ('X said ridership rose, linking it to Y'
     # for 'ridership fell, which X attributed to Y'; not 'Bolt was not voiced by Z' for 'Bolt's
-    # friend ..., where she is voiced by Z': 'Bolt' is another clause's)
-    whole = whole if _flanked_by(a, s, e) else e
+    # friend ..., where she is voiced by Z': 'Bolt' is another clause's). Not for a negation, whose
+    # scope is its clause ('are not great for specific areas' for 'great for the whole body, but if
+    # you have specific areas ...')
+    whole = whole if s.cls != "polarity" and _flanked_by(a, s, e) else e
     forward = max(sum(bool(a.keys(k) & v.content_keys) for k in ks) / len(ks) for v in (e, whole)) if ks else 1.0
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]

@@ -146,6 +146,9 @@ def lexicon() -> Lexicon:
         if sa != sb:
             antonyms.setdefault(sa, set()).add(sb)
             antonyms.setdefault(sb, set()).add(sa)
+    for a, b in cues["antonyms"]["unstemmed"]:
+        antonyms.setdefault(a, set()).add(b)
+        antonyms.setdefault(b, set()).add(a)
     pol, q = cues["polarity"], cues["quantities"]
     mod = cues["modality"]
     modality = {name: {w: level for level, words in enumerate(levels) for w in words}
