@@ -14,7 +14,7 @@ from .base import Signal
 
 
 @dataclass(frozen=True)
-class Cues:
+class UniquenessCues:
     groups: tuple[tuple[str, ...], ...]
     ranks: frozenset[str]
     not_superlatives: frozenset[str]
@@ -22,14 +22,14 @@ class Cues:
 
 
 @cache
-def cues() -> Cues:
+def cues() -> UniquenessCues:
     raw = tomllib.loads(resources.files(__package__).joinpath("data", "cues.toml").read_text(encoding="utf-8"))
     u = raw["uniqueness"]
-    return Cues(tuple(tuple(g.split()) for g in u["groups"]), frozenset(u["ranks"]),
+    return UniquenessCues(tuple(tuple(g.split()) for g in u["groups"]), frozenset(u["ranks"]),
                 frozenset(u["not_superlatives"]), int(u["reach"]))
 
 
-def _rank(v: View, k: int, c: Cues) -> bool:
+def _rank(v: View, k: int, c: UniquenessCues) -> bool:
     w = v.word(k)
     return w in c.ranks or (len(w) >= 5 and w.endswith("est") and w not in c.not_superlatives)
 
@@ -49,7 +49,7 @@ def _plural(v: View, j: int) -> bool:
     return w != v.lemma(j) and not w.endswith(("ed", "ing", "est", "er"))
 
 
-def _opens_group(v: View, k: int, c: Cues) -> int | None:
+def _opens_group(v: View, k: int, c: UniquenessCues) -> int | None:
     """The first position of a group ending right before k ('one of the' before 'oldest'), if any."""
     for g in c.groups:
         lo = k - len(g)
@@ -58,7 +58,7 @@ def _opens_group(v: View, k: int, c: Cues) -> int | None:
     return None
 
 
-def grouped_ranks(e: View, c: Cues) -> list[tuple[int, int, list[int]]]:
+def grouped_ranks(e: View, c: UniquenessCues) -> list[tuple[int, int, list[int]]]:
     """(group start, rank position, plural nouns after it) of every ranked group of e."""
     def compute():
         out = []
