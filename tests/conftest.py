@@ -148,3 +148,24 @@ def audit_run(audit_corpus, tmp_path_factory) -> tuple[Path, dict[str, list]]:
     finally:
         mp.undo()
     return out, seen
+
+
+@pytest.fixture(scope="session")
+def cache_root(tmp_path_factory) -> Path:
+    """A cache directory holding the default model (built once a session)."""
+    from detect_support import default_cache
+
+    return default_cache(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def example_data(cache_root):
+    """The default detector and its features of `data/examples/my_labelled.jsonl` (made once a
+    session for every calibrate test; tests copy what they change)."""
+    from detect_support import ROOT
+
+    from evidencechain.detect import calibrate as cal
+    from evidencechain.detect.api import Detector
+
+    detector = Detector.default(cache_dir=cache_root, quiet=True)
+    return detector, cal.featurize(detector.model, cal.read_labelled(ROOT / "data" / "examples" / "my_labelled.jsonl"))

@@ -7,18 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from detect_support import ROOT, data_error_lines, default_cache, one_error_line, run_cli
+from detect_support import ROOT, data_error_lines, one_error_line, run_cli
 
 from evidencechain.data.plain import load_plain
 from evidencechain.data.ragtruth import DataValidationError
 from evidencechain.detect import calibrate as cal
 
 EXAMPLE = ROOT / "data" / "examples" / "my_labelled.jsonl"
-
-
-@pytest.fixture(scope="session")
-def cache_root(tmp_path_factory) -> Path:
-    return default_cache(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)
@@ -34,14 +29,6 @@ def calibrated(cache_root, tmp_path_factory) -> tuple[Path, str]:
                                  "-q"])
     assert code == 0, err
     return out, stdout
-
-
-@pytest.fixture(scope="session")
-def example_data(cache_root):
-    from evidencechain.detect.api import Detector
-
-    detector = Detector.default(cache_dir=cache_root, quiet=True)
-    return detector, cal.featurize(detector.model, cal.read_labelled(EXAMPLE))
 
 
 def _records(n_pos: int, n_neg: int) -> list[dict]:

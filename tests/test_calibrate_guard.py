@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from detect_support import ROOT, default_cache, run_cli
+from detect_support import ROOT, run_cli
 
 from evidencechain.detect import calibrate as cal
 from evidencechain.detect.default import TIE
@@ -16,22 +15,9 @@ from evidencechain.detect.guard import objective, outcome, score_rows
 EXAMPLE = ROOT / "data" / "examples" / "my_labelled.jsonl"
 
 
-@pytest.fixture(scope="session")
-def cache_root(tmp_path_factory) -> Path:
-    return default_cache(tmp_path_factory)
-
-
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture(scope="session")
-def example_data(cache_root):
-    from evidencechain.detect.api import Detector
-
-    detector = Detector.default(cache_dir=cache_root, quiet=True)
-    return detector, cal.featurize(detector.model, cal.read_labelled(EXAMPLE))
 
 
 def _relabelled(data, labels):

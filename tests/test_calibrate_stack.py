@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from detect_support import ROOT, default_cache, run_cli
+from detect_support import ROOT, run_cli
 
 from evidencechain.detect import calibrate as cal
 from evidencechain.detect import calibrate_command as command
@@ -21,22 +21,9 @@ FEW = 10
 """--stack-min for the example (16 hallucinated answers): enough for a stacker."""
 
 
-@pytest.fixture(scope="session")
-def cache_root(tmp_path_factory) -> Path:
-    return default_cache(tmp_path_factory)
-
-
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("EVIDENCECHAIN_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture(scope="session")
-def example_data(cache_root):
-    from evidencechain.detect.api import Detector
-
-    detector = Detector.default(cache_dir=cache_root, quiet=True)
-    return detector, cal.featurize(detector.model, cal.read_labelled(EXAMPLE))
 
 
 def _calibrate_kept_stacked(out: Path, cache_root: Path) -> tuple[int, str, str]:

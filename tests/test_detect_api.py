@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from detect_support import EXAMPLES, PLANTED, ROOT, SUPPORTED, default_cache, examples, run_cli, spans_of
+from detect_support import EXAMPLES, PLANTED, ROOT, SUPPORTED, examples, run_cli, spans_of
 
 from evidencechain import Detector
 from evidencechain.detect import DetectionResult, Span
@@ -18,11 +18,6 @@ from evidencechain.detect.default import RECIPE, SELECTION_RULE, cache_dir, choo
 from evidencechain.errors import ConfigError, InputError, ModelError
 
 pytestmark = pytest.mark.slow  # the session builds the default model once (about 30 s)
-
-
-@pytest.fixture(scope="session")
-def cache_root(tmp_path_factory):
-    return default_cache(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,6 @@ from detect_support import (
     RAGTRUTH_QA,
     ROOT,
     data_error_lines,
-    default_cache,
     examples,
     one_error_line,
     run_cli,
@@ -32,11 +31,6 @@ from evidencechain.detect.output import jsonl_line
 
 pytestmark = pytest.mark.slow  # the session builds the default model once (about 30 s)
 FIXTURE = ROOT / "tests" / "fixtures" / "ragtruth" / "valid"
-
-
-@pytest.fixture(scope="session")
-def cache_root(tmp_path_factory):
-    return default_cache(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)
