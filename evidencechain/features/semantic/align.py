@@ -85,6 +85,19 @@ class View:
         return " ".join(self.text(k) for k in sorted(ks))
 
 
+def neighbours(v: View, first: int, last: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the nearest content word before `first` and after `last` in their clause (no
+    punctuation between); empty where there is none."""
+    def nearest(k: int, step: int) -> frozenset[str]:
+        j = k + step
+        while 0 <= j < len(v) and not v.punct(j):
+            if v.content(j):
+                return v.keys(j)
+            j += step
+        return frozenset()
+    return nearest(first, -1), nearest(last, 1)
+
+
 def sentence_view(doc: ParsedText, start: int, end: int) -> View:
     idx = np.flatnonzero((doc.starts >= start) & (doc.ends <= end))
     return View(doc, idx, start, end)

@@ -1,7 +1,7 @@
 """Antonyms and opposite directions (increase / decrease, before / after, won / lost)."""
 from __future__ import annotations
 
-from .align import View
+from .align import View, neighbours
 from .base import Signal
 from .lexicon import Lexicon
 from .polarity import cue_scopes, is_cue, prefixed
@@ -67,26 +67,14 @@ def _compared(v: View, k: int) -> bool:
     return w.endswith(("er", "est")) and v.lemma(k) != w
 
 
-def _slot(v: View, k: int) -> tuple[frozenset[str], frozenset[str]]:
-    """The keys of the nearest content word before and after k in its clause."""
-    def nearest(step: int) -> frozenset[str]:
-        j = k + step
-        while 0 <= j < len(v) and not v.punct(j):
-            if v.content(j):
-                return v.keys(j)
-            j += step
-        return frozenset()
-    return nearest(-1), nearest(1)
-
-
 def _same_slot(a: View, k: int, e: View, j: int) -> bool:
-    (al, ar), (el, er) = _slot(a, k), _slot(e, j)
+    (al, ar), (el, er) = neighbours(a, k, k), neighbours(e, j, j)
     return bool(al & el or ar & er)
 
 
 def _elsewhere(a: View, k: int, e: View, keys: frozenset[str]) -> bool:
     """The evidence has the answer's word only in other slots than the answer's (next content words
     differ on both sides), and the answer's word has a neighbour to tell by."""
-    if not any(_slot(a, k)):
+    if not any(neighbours(a, k, k)):
         return False
     return not any(_same_slot(a, k, e, j) for j in e.find(keys))

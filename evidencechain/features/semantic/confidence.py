@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .align import View, alignment, asides, frames
+from .align import View, alignment, asides, frames, neighbours
 from .base import Signal
 from .frames import relations
 from .irrealis import governed, intention
@@ -178,10 +178,8 @@ def _flanked_by(a: View, s: Signal, home: View) -> bool:
     """The nearest content word on each side of the flagged words in their clause, where there is
     one, is a word of `home`."""
     ps = _positions(a, s)
-    if not ps:
-        return False
-    near = [c[0] for c in (_clause(a, ps[0], -1, 1), _clause(a, ps[-1], 1, 1)) if c]
-    return bool(near) and all(a.keys(k) & home.content_keys for k in near)
+    near = [keys for keys in neighbours(a, ps[0], ps[-1]) if keys] if ps else []
+    return bool(near) and all(keys & home.content_keys for keys in near)
 
 
 def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]) -> bool:
@@ -344,12 +342,6 @@ def _cue_first(s: Signal, lex: Lexicon) -> bool:
     return first in lex.negation or first in lex.verb_negation
 
 
-def _neighbours(v: View, first: int, last: int) -> tuple[frozenset[str], frozenset[str]]:
-    """The keys of the nearest content word before `first` and after `last` (in the clause)."""
-    left, right = _clause(v, first, -1, 1), _clause(v, last, 1, 1)
-    return (v.keys(left[0]) if left else frozenset()), (v.keys(right[0]) if right else frozenset())
-
-
 def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
     """(first, last) positions of every occurrence of the word sequence in v."""
     n = len(words)
@@ -365,9 +357,9 @@ def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
     ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
     if not ks:
         return False
-    mine = _neighbours(a, ks[0], ks[-1])
-    theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
-    own = [_neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
+    mine = neighbours(a, ks[0], ks[-1])
+    theirs = [neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    own = [neighbours(e, i, j) for i, j in _occurrences(e, [a.word(k) for k in ks])]
     for side in (0, 1):
         if mine[side] and any(mine[side] & t[side] for t in theirs) \
                 and not (own_too and any(mine[side] & o[side] for o in own)):
@@ -417,14 +409,14 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
     ks = sorted(k for k in range(len(a)) if int(a.idx[k]) in s.tokens)
     if not ks:
         return False
-    mine = _neighbours(a, ks[0], ks[-1])
-    theirs = [_neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
+    mine = neighbours(a, ks[0], ks[-1])
+    theirs = [neighbours(e, i, j) for i, j in _occurrences(e, s.evidence.lower().split())]
     if not theirs:  # a phrase with a gap ('expected ... approved'): each of its words where it stands
-        theirs = [_neighbours(e, i, j) for w in s.evidence.lower().split() for i, j in _occurrences(e, [w])]
+        theirs = [neighbours(e, i, j) for w in s.evidence.lower().split() for i, j in _occurrences(e, [w])]
     words = [a.word(k) for k in ks]
     for o in others:
         for i, j in _occurrences(o, words):
-            near = _neighbours(o, i, j)
+            near = neighbours(o, i, j)
             for side in (0, 1):
                 shared = mine[side] & near[side]
                 if shared and not any(shared & t[side] for t in theirs):
