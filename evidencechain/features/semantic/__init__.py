@@ -22,14 +22,14 @@ from .lexicon import lexicon
 from .misbound import holder_signals
 from .modality import modality_shifts
 from .polarity import polarity_flips
-from .quantities import quantity_conflicts
+from .quantities import quantity_conflicts, rescaled
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
 from .uniqueness import uniqueness_shifts
 from .value_frames import evidence_bound
 
 _CONVERSE = ("polarity", "antonym", "roles")
-_FRAMED = ("polarity", "modality", "quantity")
+_FRAMED = ("polarity", "modality", "quantity", "antonym")
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
 
@@ -125,9 +125,11 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
 
 
 def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:
-    """Confident modality shifts against another evidence sentence that the answer restates too
-    (a sentence fusing two: 'Tidewell Airways, based at Granby, has agreed to buy' for '... its base
-    at Granby.' and 'The airline is in talks to buy'): one that aligns with the answer, or that
+    """Confident modality shifts, polarity and antonym flips and quantity conflicts against another
+    evidence sentence that the answer restates too (a sentence fusing two: 'Tidewell Airways, based
+    at Granby, has agreed to buy' for '... its base at Granby.' and 'The airline is in talks to buy';
+    'X's trial at Y failed to meet its goal' for 'X led the trial at Y.' and 'The trial met its
+    goal'): one that aligns with the answer, or that
     states every content word of the answer that e lacks ('..., which would add 120 megawatts to the
     grid, will start in 2027' for '... add 120 megawatts to the grid.' and 'construction might start
     in 2027')."""
@@ -138,7 +140,10 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
             continue
         if alignment(answer, o) < MIN_ALIGNMENT and not (len(rest) >= 2 and all(x & o.content_keys for x in rest)):
             continue  # restates too little of the answer, and does not say all the rest of it either
-        for s in mark_confident(modality_shifts(answer, o, lex, best=e), answer, o, lex, evidence.sentences):
+        flips = polarity_flips(answer, o, lex) + antonym_flips(answer, o, lex)
+        found = modality_shifts(answer, o, lex, best=e) + (flips if len(flips) % 2 else []) \
+            + [q for q in quantity_conflicts(answer, o, lex) if rescaled(q, lex) and not taken.intersection(q.tokens)]
+        for s in mark_confident(found, answer, o, lex, evidence.sentences):
             if s.confident and not taken.intersection(s.tokens):
                 out.append(s)
                 taken.update(s.tokens)

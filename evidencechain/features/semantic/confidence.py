@@ -27,8 +27,14 @@ own check passes:
     sentences passes with `min_restated_mixed` / `min_covered_mixed` when the flagged words keep
     the neighbours of the evidence's words in the sentence that states them ('300 parcels per
     month' for another passage's '300 parcels per week');
+  * fused sentences: a modality shift, a polarity or antonym flip, or an amount on another scale
+    ('3.1 million' for '3.1 billion') in a sentence that fuses e with other evidence sentences, where
+    the words it takes from no other sentence are e's and the flagged words' neighbours are e's
+    (`_fused`); a flip or an amount must also take `min_fused_words` words from the other sentences,
+    and a negation that is a quantifier ('None of') is left to the quantifier shift;
   * polarity: the negated word's next words are those after the evidence's word, if it has any
-    ('was not produced by X' for 'was produced by Y' denies another fact);
+    ('was not produced by X' for 'was produced by Y' denies another fact), unless the answer fronts
+    the evidence's argument before a relative word ('the appeal ... that the court refused to hear');
   * recombination: the two values differ and stand in the same slot; the answer's number is no
     bound ('after 1999'); the two numbers are not a part and its whole in the evidence ('three of
     six'); the answer's clause that holds the value restates e (`min_clause_restated`); a name is
@@ -54,11 +60,14 @@ from .frames import relations
 from .irrealis import governed, intention
 from .lexicon import Lexicon
 from .modality import hits
+from .quantities import rescaled
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import aside, relation
 from .uniqueness import cues as uniqueness_cues
 
 _MIXED_OK = ("polarity", "modality", "quantity", "antonym")
+_FUSED_OK = ("modality", "polarity", "antonym", "quantity")
+_RELATIVE = frozenset({"that", "which", "whom"})
 _BE = frozenset({"is", "are", "was", "were", "been", "be", "being", "got", "get"})
 
 
@@ -111,18 +120,29 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
 
 
+def _quantifier_cue(a: View, s: Signal, lex: Lexicon) -> bool:
+    """A polarity signal whose cue is a quantifier ('None of the stations' for 'Several of the
+    stations'): in a fused sentence the quantifier shift names it."""
+    scale = lex.modality[lex.share_scale]
+    return s.cls == "polarity" and any(a.word(k) in scale for k in _positions(a, s))
+
+
 def _fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> bool:
-    """A modality shift in a sentence that fuses e with words of other evidence sentences ('Tidewell
+    """A shift in a sentence that fuses e with words of other evidence sentences ('Tidewell
     Airways, based at Granby, has agreed to buy' for 'flies ... from its base at Granby' and 'is in
     talks to buy'): the words it takes from no other sentence are e's (`min_restated`, at least
     `min_fused_words`), and one of the two nearest such words on either side of the flagged words
-    is next to e's words and in no other sentence (the words the shift bears on are e's)."""
+    is next to e's words and in no other sentence (the words the shift bears on are e's). A flip or
+    an amount (not a modality shift) also takes at least `min_fused_words` words from the other
+    sentences: a word or two shared with another sentence is no fusion ('she refused to sell' for
+    'Instead of selling ..., X's mother rented it')."""
     elsewhere = frozenset().union(*(o.content_keys for o in others if o.content_keys != e.content_keys))
     home = _home(e, s, lex).content_keys
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
     mine = [k for k in ks if not (a.keys(k) & elsewhere and not a.keys(k) & e.content_keys)]
-    if len(mine) == len(ks) or len(mine) < lex.confidence["min_fused_words"]:
+    least = 1 if s.cls == "modality" else lex.confidence["min_fused_words"]
+    if len(ks) - len(mine) < least or len(mine) < lex.confidence["min_fused_words"]:
         return False
     if sum(bool(a.keys(k) & home) for k in mine) < lex.confidence["min_restated"] * len(mine):
         return False
@@ -293,7 +313,11 @@ def _other_argument(a: View, e: View, s: Signal) -> bool:
     after = _clause(a, k, 1, 3)
     step = -1 if any(_passive_near(a, k) != _passive_near(e, j) for j in hits) else 1  # 'was not inspected by X' / 'X inspected'
     theirs = {x for j in hits for i in _clause(e, j, step, 3) for x in e.keys(i)}
-    return bool(after) and not any(a.keys(i) & theirs for i in after)
+    nearest = [e.keys(i[0]) for i in (_clause(e, j, step, 1) for j in hits) if i]
+    # the argument fronted ('the case ... that the court refused to hear in October' / 'agreed to hear the case')
+    fronted = any(a.keys(i) & x and any(a.word(r) in _RELATIVE for r in range(i + 1, k))
+                  for x in nearest for i in range(k) if a.content(i))
+    return bool(after) and not any(a.keys(i) & theirs for i in after) and not fronted
 
 
 def _norm(text: str) -> str:
@@ -447,7 +471,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         if not ok and s.cls == "quantity" and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _anchored(a, _holder(e, others, s), s):
             ok = True  # the same number with another unit or period ('12 students' / '12 percent')
-        if not ok and s.cls == "modality" and back >= rule["min_covered"] \
+        if not ok and s.cls in _FUSED_OK and not _quantifier_cue(a, s, lex) \
+                and (s.cls != "quantity" or rescaled(s, lex)) and back >= rule["min_covered"] \
                 and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):
             ok = True
         if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)

@@ -70,6 +70,7 @@ class Lexicon:
     conjunctions: frozenset[str]
     light_verbs: frozenset[str]
     bounds: frozenset[str]
+    exact: frozenset[str]
     relative: frozenset[str]
     max_homes: int
     clause_frame: tuple[float, int]
@@ -177,7 +178,8 @@ def lexicon() -> Lexicon:
         clause_breaks=frozenset(cues["clauses"]["breaks"]),
         conjunctions=frozenset(cues["clauses"]["conjunctions"]),
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
-        bounds=frozenset(cues["clauses"]["bounds"]), relative=frozenset(cues["clauses"]["relative"]),
+        bounds=frozenset(cues["clauses"]["bounds"]), exact=frozenset(cues["clauses"]["exact"]),
+        relative=frozenset(cues["clauses"]["relative"]),
         max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()},

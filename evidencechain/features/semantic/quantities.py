@@ -113,7 +113,9 @@ def _quantities(v: View, lex: Lexicon) -> list[Quantity]:
         else:
             end, mantissa = k + 1, _number(w)
         j, scale, scale_pos = end, "", None
-        if j < len(v) and words[j] in lex.scales:
+        if k in phrases and end - k > 1 and words[end - 1] in lex.scales:  # 'twelve thousand': 12, thousand
+            scale, scale_pos, mantissa = words[end - 1], end - 1, mantissa / lex.scales[words[end - 1]]
+        elif j < len(v) and words[j] in lex.scales:
             scale, scale_pos, j = words[j], j, j + 1
         unit, measure, unit_pos, unit_end = "", False, None, None
         if k > 0 and words[k - 1] in lex.currency:
@@ -172,6 +174,12 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
     for q in quantities(a, lex):
         pool = theirs if any(_same_value(r.value, q.value) for _, r in theirs) else theirs + elsewhere
         same = [(s, r) for s, r in pool if _same_value(r.value, q.value)]
+        loose = [(s, r) for s, r in same if r.number_pos > 0 and s.word(r.number_pos - 1) in lex.bounds]
+        if loose and q.number_pos > 0 and a.word(q.number_pos - 1) in lex.exact:  # 'exactly 23' for 'at least 23'
+            s, r = loose[0]
+            out.append(Signal("quantity", _tokens(a, [q.number_pos - 1, q.number_pos]),
+                              f"{s.text(r.number_pos - 1)} {s.text(r.number_pos)}"))
+            continue
         if same and q.per and all(r.per and r.per != q.per and (not r.unit or not q.unit or r.unit == q.unit)
                                   for _, r in same):
             s, r = same[0]
@@ -212,6 +220,11 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
             s, r = shifted[0]
             out.append(Signal("quantity", _tokens(a, [q.number_pos]), s.text(r.number_pos)))
     return out
+
+
+def rescaled(s: Signal, lex: Lexicon) -> bool:
+    """Whether a quantity signal puts its amount on another scale ('3.1 million' for '3.1 billion')."""
+    return s.cls == "quantity" and s.evidence.split()[-1].lower() in lex.scales
 
 
 def _kind(q: Quantity) -> str:

@@ -1,0 +1,118 @@
+"""Issue 26: flips in a sentence that fuses two evidence sentences, an antonym in the main frame of a
+sentence with an aside, a negated verb whose object the answer fronts, 'instead of' as a negation, an
+idiom that is a quantifier before 'of', a request stated as an order, an exact number for a bound, a
+scale word inside a number phrase ('nine thousand') and an amount of another sentence the answer
+fuses in. For each, an error the rule flags and a faithful answer it leaves alone. All facts are
+invented."""
+from __future__ import annotations
+
+import pytest
+from semantic_support import confident_signals
+
+
+@pytest.mark.parametrize("evidence, answer, cls, word", [
+    # a negation against the second passage, while the subject comes from the first
+    ("passage 1: Dr. Ines Varga ran the phase III study of the asthma inhaler Brellix at the Tormund "
+     "Research Hospital.\n\npassage 2: The study met its main goal, with night-time attacks cut in 48 "
+     "percent of patients.",
+     "Dr. Ines Varga's phase III Brellix study at the Tormund Research Hospital failed to meet its main "
+     "goal, although night-time attacks were cut in 48 percent of patients.", "polarity", "failed"),
+    # an antonym in the main clause, the apposition restating the first passage
+    ("passage 1: The shoe maker Corran Boots employs 210 people in Dunmere.\n\n"
+     "passage 2: For the 2022 financial year, Corran Boots reported a trading surplus, its first since 2015.",
+     "Corran Boots, a shoe maker that employs 210 people in Dunmere, reported a trading deficit for the "
+     "2022 financial year.", "antonym", "deficit"),
+    # opposite directions of height
+    ("After the pilots of the Arvel Air flight from Tesk saw the oil pressure dropping, the aircraft "
+     "descended to 2,000 metres and was diverted to Lunde.",
+     "The Arvel Air aircraft from Tesk, whose pilots had seen the oil pressure dropping, climbed to "
+     "2,000 metres and was diverted to Lunde.", "antonym", "climbed"),
+    # the object fronted in a relative clause: the same fact denied
+    ("In March, the Oldcastle high court agreed to hear the appeal that the tenants had lodged against "
+     "the council.",
+     "The appeal lodged by the tenants against the council was one that the Oldcastle high court "
+     "refused to hear in March.", "polarity", "refused"),
+    # 'instead of' negates what follows it
+    ("Instead of selling her farm, Mrs Pell leased it to a neighbour.",
+     "Mrs Pell sold her farm to a neighbour.", "polarity", "sold"),
+    # ... as 'rather than' does: the two cancel, the antonym stays
+    ("Because of roadworks, the last bus from Penfold to Arlow will leave at 21:50 instead of 22:30 during May.",
+     "During May, the first bus from Penfold to Arlow will leave at 21:50 rather than 22:30, owing to roadworks.",
+     "antonym", "first"),
+])
+def test_flips_across_fused_sentences_and_frames_are_caught(evidence, answer, cls, word):
+    assert any(c == cls and word in w for c, w, _ in confident_signals(evidence, answer))
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("passage 1: Dr. Ines Varga ran the phase III study of the asthma inhaler Brellix at the Tormund "
+     "Research Hospital.\n\npassage 2: The study met its main goal, with night-time attacks cut in 48 "
+     "percent of patients.",
+     "Dr. Ines Varga's phase III Brellix study at the Tormund Research Hospital met its main goal, with "
+     "night-time attacks cut in 48 percent of patients."),
+    ("passage 1: The shoe maker Corran Boots employs 210 people in Dunmere.\n\n"
+     "passage 2: For the 2022 financial year, Corran Boots reported a trading surplus, its first since 2015.",
+     "Corran Boots, a shoe maker that employs 210 people in Dunmere, reported a trading surplus for the "
+     "2022 financial year."),
+    ("After the pilots of the Arvel Air flight from Tesk saw the oil pressure dropping, the aircraft "
+     "descended to 2,000 metres and was diverted to Lunde.",
+     "The Arvel Air aircraft from Tesk, whose pilots had seen the oil pressure dropping, came down to "
+     "2,000 metres and was diverted to Lunde."),
+    ("In March, the Oldcastle high court agreed to hear the appeal that the tenants had lodged against "
+     "the council.",
+     "The appeal lodged by the tenants against the council was one that the Oldcastle high court agreed "
+     "to hear in March."),
+    # the negated verb has another object than the evidence's, and the answer does not front it
+    ("The Oldcastle high court agreed to hear the appeal of the tenants.",
+     "The Oldcastle high court refused to hear the complaint of the landlords."),
+    # another place denied: the evidence's next word also names the subject, which is no fronted object
+    ("Tarrow Baptist Chapel is located in Tarrow, north Devon. It was built in 1841.",
+     "Tarrow Baptist Chapel is not located on Mill Lane."),
+    # a sentence restating one evidence sentence in other words: the fused route is not for it
+    ("Instead of selling her farm, as her son advised, Mrs Pell leased it to a neighbour. She moved to "
+     "Exeter in 1998.",
+     "But she refused to sell her farm and leased it to a neighbour."),
+    ("Because of roadworks, the last bus from Penfold to Arlow will leave at 21:50 instead of 22:30 during May.",
+     "During May, the last bus from Penfold to Arlow will leave at 21:50 rather than 22:30, owing to roadworks."),
+])
+def test_their_faithful_versions_are_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)
+
+
+@pytest.mark.parametrize("evidence, answer, cls, word", [
+    ("A handful of the Pell valley footpaths are open to cyclists.",
+     "Cyclists may use at most of the Pell valley footpaths.", "modality", "most"),
+    ("Tenants of the Garrow Street towers could be asked to leave their flats if surveys find damp.",
+     "Tenants of the Garrow Street towers have been ordered to leave their flats if surveys find damp.",
+     "modality", "ordered"),
+    ("At least 31 species of moth live in the Carrick Wood reserve, according to a 2021 survey.",
+     "A 2021 survey found exactly 31 moth species living in the Carrick Wood reserve.", "quantity", "exactly"),
+    ("The bakery Hollin & Rudd sold nine thousand loaves during the winter of 2021.",
+     "During the winter of 2021, 9 million loaves were sold by the bakery Hollin & Rudd.", "quantity", "million"),
+    # an amount of the first passage in a sentence that goes on with the second
+    ("Brask Mining reported revenue of 2.7 billion rand for 2020.\n\nIts exploration spending that year was "
+     "410 million rand, up from 380 million rand in 2019.",
+     "Brask Mining had revenue of 2.7 million rand in 2020 and spent 410 million rand on exploration that year.",
+     "quantity", "million"),
+])
+def test_scale_and_bound_shifts_are_caught(evidence, answer, cls, word):
+    assert any(c == cls and word in w for c, w, _ in confident_signals(evidence, answer))
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("At most two of the Pell valley footpaths are open to cyclists.",
+     "No more than two of the Pell valley footpaths are open to cyclists."),
+    ("Tenants of the Garrow Street towers could be asked to leave their flats if surveys find damp.",
+     "If surveys find damp, tenants of the Garrow Street towers may be asked to leave their flats."),
+    ("At least 31 species of moth live in the Carrick Wood reserve, according to a 2021 survey.",
+     "A 2021 survey found no fewer than 31 moth species living in the Carrick Wood reserve."),
+    ("Exactly 31 species of moth live in the Carrick Wood reserve.",
+     "Precisely 31 moth species live in the Carrick Wood reserve."),
+    ("The bakery Hollin & Rudd sold nine thousand loaves during the winter of 2021.",
+     "During the winter of 2021, 9,000 loaves were sold by the bakery Hollin & Rudd."),
+    ("Brask Mining reported revenue of 2.7 billion rand for 2020.\n\nIts exploration spending that year was "
+     "410 million rand, up from 380 million rand in 2019.",
+     "Brask Mining had revenue of 2.7 billion rand in 2020 and spent 410 million rand on exploration that year."),
+])
+def test_equivalent_scales_and_bounds_are_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)
