@@ -1,13 +1,19 @@
 """Issue 26: flips in a sentence that fuses two evidence sentences, an antonym in the main frame of a
 sentence with an aside, a negated verb whose object the answer fronts, 'instead of' as a negation, an
 idiom that is a quantifier before 'of', a request stated as an order, an exact number for a bound, a
-scale word inside a number phrase ('nine thousand') and an amount of another sentence the answer
-fuses in. For each, an error the rule flags and a faithful answer it leaves alone. All facts are
-invented."""
+scale word inside a number phrase ('nine thousand'), an amount of another sentence the answer
+fuses in, 'kept X from' as a negation, two words for one opposite (one flip) and a converse whose
+party is set off by commas ('lost to the incumbent, Mara Lind,'). For each, an error
+the rule flags and a faithful answer it leaves alone. All facts are invented."""
 from __future__ import annotations
 
 import pytest
 from semantic_support import confident_signals
+
+from evidencechain.features.semantic.align import sentence_views
+from evidencechain.features.semantic.antonyms import antonym_flips
+from evidencechain.features.semantic.lexicon import lexicon
+from evidencechain.text.parse import parse_texts
 
 
 @pytest.mark.parametrize("evidence, answer, cls, word", [
@@ -116,3 +122,27 @@ def test_scale_and_bound_shifts_are_caught(evidence, answer, cls, word):
 ])
 def test_equivalent_scales_and_bounds_are_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)
+
+
+
+def test_kept_from_negates_what_follows():
+    evidence = "Fog kept the Marr Island ferry from sailing on Friday."
+    assert any(c == "polarity" and "sailed" in w for c, w, _ in
+               confident_signals(evidence, "The Marr Island ferry sailed on Friday despite the fog."))
+    assert not confident_signals("The Marr Island ferry did not sail on Friday because of fog.", evidence)
+
+
+def test_two_words_for_one_opposite_are_one_flip():
+    (e,), (a,) = [sentence_views(d) for d in parse_texts(
+        ["Ticket sales at the Dunmore theatre fell in May.",
+         "Ticket sales at the Dunmore theatre rose in May, increasing for a second month."], progress=False)]
+    (flip,) = antonym_flips(a, e, lexicon())
+    assert [a.doc.token_text(t) for t in flip.tokens] == ["rose", "increasing"] and flip.evidence == "fell"
+
+
+def test_a_converse_reads_the_name_set_off_after_the_evidence_word():
+    evidence = "In the 2019 council election in Harwell, Owen Pryce lost to the incumbent, Mara Lind, by 208 votes."
+    assert not confident_signals(evidence, "Mara Lind won the 2019 council election in Harwell, beating Owen "
+                                           "Pryce by 208 votes.")
+    assert any(c == "antonym" and w == "won" for c, w, _ in confident_signals(
+        evidence, "Owen Pryce won the 2019 council election in Harwell, beating Mara Lind by 208 votes."))

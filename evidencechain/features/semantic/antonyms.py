@@ -24,6 +24,7 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     under = {i for _, j in cue_scopes(e, lex) if j is not None and not a.find(e.keys(j))
              for i in range(j + 1, min(len(e), j + 3)) if not any(e.punct(x) for x in range(j + 1, i + 1))}
     negated = {j for _, j in cue_scopes(a, lex)}
+    used: dict[int, int] = {}  # evidence position of an opposite -> its signal in out
     for k in range(len(a)):
         if a.punct(k) or is_cue(a, k, lex):
             continue
@@ -42,6 +43,11 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
                 and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under
                 and (not moved or _same_slot(a, k, e, j))]
         if len(hits) > len(a.find(opposite)) and not (governing(a, k, e, lex) + governing(e, hits[0], a, lex)) % 2:
+            if hits[0] in used:  # two words for one opposite ('won ..., beating X' / 'lost to X'): one flip
+                i = used[hits[0]]
+                out[i] = Signal("antonym", (*out[i].tokens, int(a.idx[k])), out[i].evidence)
+                continue
+            used[hits[0]] = len(out)
             out.append(Signal("antonym", (int(a.idx[k]),), e.text(hits[0])))
     return out
 

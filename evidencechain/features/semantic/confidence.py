@@ -285,6 +285,21 @@ def _passive_near(v: View, k: int) -> bool:
     return w.endswith(("ed", "en")) and any(v.word(j) in _BE for j in (k - 1, k - 2) if j >= 0)
 
 
+def _apposed(v: View, j: int) -> list[int]:
+    """The name set off by a comma right after the clause from j ('lost to the incumbent, Mara Lind,
+    by 208 votes': 'Mara Lind'), which names the same party."""
+    i = j + 1
+    while i < len(v) and not v.punct(i):
+        i += 1
+    out = []
+    if i < len(v) and v.word(i) == ",":
+        i += 1
+        while i < len(v) and not v.punct(i) and v.text(i)[:1].isupper():
+            out.append(i)
+            i += 1
+    return out
+
+
 def _converse(a: View, e: View, s: Signal) -> bool:
     k = _position(a, s.tokens[0])
     hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
@@ -293,7 +308,7 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     j = hits[0]
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
-    right = {x for i in _clause(e, j, 1, 12) for x in e.keys(i)}
+    right = {x for i in _clause(e, j, 1, 12) + _apposed(e, j) for x in e.keys(i)}
     if not before:  # fronted: 'Before releasing X, won Y' for 'released X after it won Y'
         before, left, right = _clause(a, k, 1), right, left
     if _passive_verb(a, k) != _passive_verb(e, j):  # 'X was convicted by a jury' for 'a jury acquitted X'

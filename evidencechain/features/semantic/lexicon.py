@@ -26,6 +26,7 @@ class Lexicon:
     negation: frozenset[str]
     verb_negation: frozenset[str]
     ending_negation: frozenset[str]
+    preventers: frozenset[str]
     prefixes: tuple[str, ...]
     min_stem: int
     exclusives: frozenset[str]
@@ -156,7 +157,7 @@ def lexicon() -> Lexicon:
                 for name, levels in mod.items() if _is_scale(levels)}
     return Lexicon(
         negation=frozenset(pol["cues"]), verb_negation=frozenset(pol["verb_cues"]),
-        ending_negation=frozenset(pol["ending_cues"]),
+        ending_negation=frozenset(pol["ending_cues"]), preventers=frozenset(pol["preventers"]),
         prefixes=tuple(sorted(pol["prefixes"], key=len, reverse=True)), min_stem=int(pol["min_stem"]),
         exclusives=frozenset(pol["exclusives"]),
         antonyms={k: frozenset(v) for k, v in antonyms.items()},

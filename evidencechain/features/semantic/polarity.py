@@ -8,12 +8,24 @@ from .lexicon import Lexicon, stem
 
 def is_cue(v: View, k: int, lex: Lexicon) -> bool:
     """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing'
-    or 'from', 'hardly' before 'ever')."""
+    or 'from', 'hardly' before 'ever', 'from' after 'kept the ferry')."""
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
     return w in lex.negation or (w in lex.verb_negation and after == "to") \
         or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues \
-        or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]])
+        or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]]) \
+        or (w == "from" and after.endswith("ing") and _prevented(v, k, lex))
+
+
+def _prevented(v: View, k: int, lex: Lexicon) -> bool:
+    """Whether 'from' at k follows a verb that keeps its object from acting ('kept the ferry from
+    sailing'), in its clause and within `cue_reach` words."""
+    for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
+        if v.punct(j):
+            return False
+        if v.word(j) in lex.preventers:
+            return True
+    return False
 
 
 _DO = frozenset({"do", "does", "did", "done", "doing"})
