@@ -1,0 +1,86 @@
+"""Two values of one sentence swapped by moving what they are said of, not the values: "the western
+wing was finished in 1762, with the eastern wing completed in 1789" for "the eastern wing was
+completed in 1762, and the western wing followed in 1789". The values keep their order (which
+`recombination.recombined` reads), the words of their events move.
+
+For two dates or two amounts that the evidence sentence states once each, in two of its clauses, the
+anchors of each are the content words of its clause that the other's clause lacks ('eastern',
+'completed' / 'western', 'followed'). In the answer, each value stands in a clause of its own (cut
+at commas too); a value whose clause holds more of the other value's anchors than of its own is
+moved, and the pair is swapped when the other value does not keep more of its own anchors than of
+the first's either.
+Decided here: the signals come confident. A swap whose answer keeps an anchor of each beside a value
+("the south tower was built in 1410" for "the north tower was built in 1410, ... the south tower
+followed") is not read: the counts tie."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .align import View, alignment
+from .base import Signal
+from .lexicon import Lexicon
+from .recombination import Value, bound, clauses, own_clause, values
+
+MIN_ALIGNMENT = 0.6
+"""The answer sentence restates its evidence sentence this much (a swap is a minimal edit)."""
+
+
+def _values(v: View, lex: Lexicon) -> list[Value]:
+    return [x for x in values(v, lex) if not (x.kind in ("year", "number") and bound(v, x.positions, lex))]
+
+
+_KINDS = frozenset({"year", "number"})
+"""Kinds of values read here: dates and amounts. Names in lists and appositions ('Iraq, Afghanistan
+and Pakistan', 'X and his dad, Y') moved on faithful summaries."""
+
+
+def _clause_keys(v: View, x: Value, vals: list[Value], parts, lex: Lexicon,
+                 commas: bool = False) -> tuple[tuple[int, int], frozenset[str]]:
+    """The clause of x (`commas`: only its piece between commas, 'with the eastern wing completed
+    later, in 1789') and the keys of its content words, less every value's words."""
+    k = x.positions[0]
+    lo, hi = own_clause(v, k, parts, lex)
+    if commas:
+        lo = max([j + 1 for j in range(lo, k) if v.word(j) == ","], default=lo)
+        hi = min([j for j in range(k, hi) if v.word(j) == ","], default=hi)
+    taken = {k for y in vals for k in y.positions}
+    return (lo, hi), frozenset().union(*(v.keys(k) for k in range(lo, hi) if v.content(k) and k not in taken))
+
+
+def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
+    if alignment(a, e) < MIN_ALIGNMENT:
+        return []
+    mine, theirs = _values(a, lex), _values(e, lex)
+    a_parts, e_parts = clauses(a, mine, lex), clauses(e, theirs, lex)
+
+    def once(vals: list[Value], x: Value) -> list[Value]:
+        return [y for y in vals if (y.key, y.kind) == (x.key, x.kind)]
+
+    out, flagged = [], set()
+    for x, y in combinations(theirs, 2):
+        if x.kind != y.kind or x.kind not in _KINDS or x.key == y.key or len(once(theirs, x)) != 1 or len(once(theirs, y)) != 1:
+            continue
+        ax, ay = once(mine, x), once(mine, y)
+        if len(ax) != 1 or len(ay) != 1:
+            continue
+        (ex_span, ex), (ey_span, ey) = (_clause_keys(e, z, theirs, e_parts, lex) for z in (x, y))
+        (ax_span, _), (ay_span, _) = (_clause_keys(a, z[0], mine, a_parts, lex, commas=True) for z in (ax, ay))
+        if ex_span == ey_span or ax_span == ay_span:
+            continue
+        own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
+        if not own_x or not own_y:
+            continue
+        kx, ky = _count(a, ax_span, mine, own_x), _count(a, ay_span, mine, own_y)
+        cross_x, cross_y = _count(a, ax_span, mine, own_y), _count(a, ay_span, mine, own_x)
+        if cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx:
+            for z, other in ((ax[0], y), (ay[0], x)):
+                if z.positions not in flagged:
+                    flagged.add(z.positions)
+                    out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
+                                      e.span_text(list(other.positions)), confident=True))
+    return out
+
+
+def _count(a: View, span: tuple[int, int], vals: list[Value], anchors: frozenset[str]) -> int:
+    taken = {k for y in vals for k in y.positions}
+    return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in taken)

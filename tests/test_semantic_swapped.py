@@ -1,0 +1,37 @@
+"""Issue 26 (recombination): two values of one sentence swapped by moving what they are said of,
+while the values keep their order (features/semantic/swapped.py). All facts are invented."""
+from __future__ import annotations
+
+import pytest
+from semantic_support import confident_signals
+
+CASTLE = "The north tower of Fellham Castle was built in 1410, and the south tower followed in 1455."
+RACE = "The Tarn half marathon drew 3,100 runners this year, while the accompanying 5 km family run attracted 900."
+
+
+@pytest.mark.parametrize("evidence, answer, words", [
+    (CASTLE, "Fellham Castle's south tower was completed in 1410, with the north tower finished later, in 1455.",
+     {"1410", "1455"}),
+    (RACE, "This year 900 runners took part in the Tarn half marathon, with another 3,100 entering the 5 km "
+           "family run held alongside it.", {"900", "3,100"}),
+])
+def test_values_whose_events_moved_are_flagged(evidence, answer, words):
+    flagged = {w for c, w, _ in confident_signals(evidence, answer) if c == "recombination"}
+    assert flagged == words
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    (CASTLE, "Fellham Castle's north tower was built in 1410, with the south tower completed later, in 1455."),
+    (CASTLE, "The south tower of Fellham Castle followed in 1455, 45 years after the north tower was built in 1410."),
+    (RACE, "This year the Tarn half marathon drew 3,100 runners, and 900 took part in the 5 km family run held "
+           "alongside it."),
+])
+def test_values_that_keep_their_events_are_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)
+
+
+def test_a_swap_that_keeps_an_event_word_of_each_is_not_read():
+    """A known limit: 'south tower was built in 1410' keeps 'built' (the first value's) beside
+    'south' (the second's), so neither value's clause leans to the other's event."""
+    assert not confident_signals(CASTLE, "Fellham Castle's south tower was built in 1410, with the north tower "
+                                         "completed later, in 1455.")
