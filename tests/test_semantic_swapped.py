@@ -25,6 +25,10 @@ def test_values_whose_events_moved_are_flagged(evidence, answer, words):
     (CASTLE, "The south tower of Fellham Castle followed in 1455, 45 years after the north tower was built in 1410."),
     (RACE, "This year the Tarn half marathon drew 3,100 runners, and 900 took part in the 5 km family run held "
            "alongside it."),
+    # a range is no pair of events
+    ("Researchers reviewed the records of 2.1 million soldiers and reservists who joined up between March 3, 1999 "
+     "and June 30, 2004.",
+     "The study looked at the records of 2.1 million service members from March 3, 1999 to June 30, 2004."),
 ])
 def test_values_that_keep_their_events_are_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)

@@ -23,6 +23,9 @@ from .recombination import Value, bound, clauses, own_clause, values
 
 MIN_ALIGNMENT = 0.6
 """The answer sentence restates its evidence sentence this much (a swap is a minimal edit)."""
+MIN_APART = 3
+"""Content words between the two values on each side, at least: fewer make a range or a list
+('between October 7, 2001 and December 31, 2007'), not two events."""
 
 
 def _values(v: View, lex: Lexicon) -> list[Value]:
@@ -65,7 +68,7 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         (ex_span, ex), (ey_span, ey) = (_clause_keys(e, z, theirs, e_parts, lex) for z in (x, y))
         (ax_span, _), (ay_span, _) = (_clause_keys(a, z[0], mine, a_parts, lex, commas=True) for z in (ax, ay))
-        if ex_span == ey_span or ax_span == ay_span:
+        if ex_span == ey_span or ax_span == ay_span or not (_apart(e, x, y) and _apart(a, ax[0], ay[0])):
             continue
         own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
         if not own_x or not own_y:
@@ -84,3 +87,9 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
 def _count(a: View, span: tuple[int, int], vals: list[Value], anchors: frozenset[str]) -> int:
     taken = {k for y in vals for k in y.positions}
     return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in taken)
+
+
+def _apart(v: View, x: Value, y: Value) -> bool:
+    lo, hi = sorted((x, y), key=lambda z: z.positions[0])
+    return sum(v.content(k) for k in range(max(lo.positions) + 1, min(hi.positions))) >= MIN_APART
+
