@@ -121,8 +121,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     if whole and not any(s.confident for s in out):
         better += _fused_shifts(answer, e, evidence, lex, set())
     if whole:  # values swapped by moving their events ('the western wing ... 1762' for 'the eastern ... 1762')
-        better += [s for s in swapped_values(answer, e, lex) if not any(x.confident and x.cls != "recombination"
-                                                                       and set(x.tokens) & set(s.tokens) for x in out)]
+        better += swapped_values(answer, e, lex)
     # a confident shift displaces a doubtful signal of another class on its words ('None of the branches')
     better = [s for s in better if not any(x.confident and set(x.tokens) & set(s.tokens) for x in out)]
     return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better
@@ -146,7 +145,7 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
             continue  # restates too little of the answer, and does not say all the rest of it either
         flips = polarity_flips(answer, o, lex) + antonym_flips(answer, o, lex)
         found = modality_shifts(answer, o, lex, best=e) + (flips if len(flips) % 2 else []) \
-            + [q for q in quantity_conflicts(answer, o, lex) if rescaled(q, lex) and not taken.intersection(q.tokens)]
+            + [q for q in quantity_conflicts(answer, o, lex) if rescaled(q, lex)]
         for s in mark_confident(found, answer, o, lex, evidence.sentences):
             if s.confident and not taken.intersection(s.tokens):
                 out.append(s)

@@ -28,26 +28,29 @@ MIN_APART = 3
 ('between October 7, 2001 and December 31, 2007'), not two events."""
 
 
-def _values(v: View, lex: Lexicon) -> list[Value]:
-    return [x for x in values(v, lex) if not (x.kind in ("year", "number") and bound(v, x.positions, lex))]
-
-
 _KINDS = frozenset({"year", "number"})
 """Kinds of values read here: dates and amounts. Names in lists and appositions ('Iraq, Afghanistan
 and Pakistan', 'X and his dad, Y') moved on faithful summaries."""
 
 
-def _clause_keys(v: View, x: Value, vals: list[Value], parts, lex: Lexicon,
-                 commas: bool = False) -> tuple[tuple[int, int], frozenset[str]]:
+def _values(v: View, lex: Lexicon) -> list[Value]:
+    return [x for x in values(v, lex) if not (x.kind in ("year", "number") and bound(v, x.positions, lex))]
+
+
+def _span(v: View, x: Value, parts, lex: Lexicon, commas: bool = False) -> tuple[int, int]:
     """The clause of x (`commas`: only its piece between commas, 'with the eastern wing completed
-    later, in 1789') and the keys of its content words, less every value's words."""
+    later, in 1789')."""
     k = x.positions[0]
     lo, hi = own_clause(v, k, parts, lex)
     if commas:
         lo = max([j + 1 for j in range(lo, k) if v.word(j) == ","], default=lo)
         hi = min([j for j in range(k, hi) if v.word(j) == ","], default=hi)
-    taken = {k for y in vals for k in y.positions}
-    return (lo, hi), frozenset().union(*(v.keys(k) for k in range(lo, hi) if v.content(k) and k not in taken))
+    return lo, hi
+
+
+def _words(v: View, span: tuple[int, int], taken: set[int]) -> list[int]:
+    """The content words of a span, less every value's words."""
+    return [k for k in range(*span) if v.content(k) and k not in taken]
 
 
 def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
@@ -55,9 +58,13 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
         return []
     mine, theirs = _values(a, lex), _values(e, lex)
     a_parts, e_parts = clauses(a, mine, lex), clauses(e, theirs, lex)
+    a_taken, e_taken = ({k for y in vals for k in y.positions} for vals in (mine, theirs))
 
     def once(vals: list[Value], x: Value) -> list[Value]:
         return [y for y in vals if (y.key, y.kind) == (x.key, x.kind)]
+
+    def count(span: tuple[int, int], anchors: frozenset[str]) -> int:
+        return sum(bool(a.keys(k) & anchors) for k in _words(a, span, a_taken))
 
     out, flagged = [], set()
     for x, y in combinations(theirs, 2):
@@ -66,15 +73,16 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
         ax, ay = once(mine, x), once(mine, y)
         if len(ax) != 1 or len(ay) != 1:
             continue
-        (ex_span, ex), (ey_span, ey) = (_clause_keys(e, z, theirs, e_parts, lex) for z in (x, y))
-        (ax_span, _), (ay_span, _) = (_clause_keys(a, z[0], mine, a_parts, lex, commas=True) for z in (ax, ay))
+        ex_span, ey_span = (_span(e, z, e_parts, lex) for z in (x, y))
+        ax_span, ay_span = (_span(a, z[0], a_parts, lex, commas=True) for z in (ax, ay))
         if ex_span == ey_span or ax_span == ay_span or not (_apart(e, x, y) and _apart(a, ax[0], ay[0])):
             continue
+        ex, ey = (frozenset().union(*(e.keys(k) for k in _words(e, sp, e_taken))) for sp in (ex_span, ey_span))
         own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
         if not own_x or not own_y:
             continue
-        kx, ky = _count(a, ax_span, mine, own_x), _count(a, ay_span, mine, own_y)
-        cross_x, cross_y = _count(a, ax_span, mine, own_y), _count(a, ay_span, mine, own_x)
+        kx, ky = count(ax_span, own_x), count(ay_span, own_y)
+        cross_x, cross_y = count(ax_span, own_y), count(ay_span, own_x)
         if cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx:
             for z, other in ((ax[0], y), (ay[0], x)):
                 if z.positions not in flagged:
@@ -82,11 +90,6 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
                     out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
                                       e.span_text(list(other.positions)), confident=True))
     return out
-
-
-def _count(a: View, span: tuple[int, int], vals: list[Value], anchors: frozenset[str]) -> int:
-    taken = {k for y in vals for k in y.positions}
-    return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in taken)
 
 
 def _apart(v: View, x: Value, y: Value) -> bool:

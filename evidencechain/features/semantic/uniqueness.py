@@ -26,7 +26,7 @@ def cues() -> UniquenessCues:
     raw = tomllib.loads(resources.files(__package__).joinpath("data", "cues.toml").read_text(encoding="utf-8"))
     u = raw["uniqueness"]
     return UniquenessCues(tuple(tuple(g.split()) for g in u["groups"]), frozenset(u["ranks"]),
-                frozenset(u["not_superlatives"]), int(u["reach"]))
+                          frozenset(u["not_superlatives"]), int(u["reach"]))
 
 
 def _rank(v: View, k: int, c: UniquenessCues) -> bool:
