@@ -85,6 +85,19 @@ CUES = [
     ("The Pellow council is in talks with Aster Rail about a new station.",
      "The Pellow council has signed a deal with Aster Rail for a new station.", "signed",
      "The Pellow council is holding talks with Aster Rail about a new station."),
+    # a suspicion, a report or a possibility stated as certain
+    ("Inspectors suspect that a worn cable caused the lift failure at Danby station.",
+     "Inspectors have confirmed that a worn cable caused the lift failure at Danby station.", "confirmed",
+     "Inspectors believe that a worn cable caused the lift failure at Danby station."),
+    ("Midfielder Ola Brenn has reportedly agreed a two-year deal with Harwick Town.",
+     "Midfielder Ola Brenn has officially agreed a two-year deal with Harwick Town.", "officially",
+     "Midfielder Ola Brenn is reported to have agreed a two-year deal with Harwick Town."),
+    ("Engineers warned that the old sea wall at Tollan could fail within five years.",
+     "Engineers warned that the old sea wall at Tollan is certain to fail within five years.", "certain",
+     "Engineers warned that the old sea wall at Tollan might fail within five years."),
+    ("The organisers said the band might play the Harrow festival next year.",
+     "The organisers said the band is going to play the Harrow festival next year.", "going",
+     "The organisers said the band may play the Harrow festival next year."),
 ]
 
 

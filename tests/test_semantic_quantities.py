@@ -67,6 +67,13 @@ FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equival
      "edged the Burnside Foxes 71-70 in overtime.", "The Rowan Hawks reached the final by beating the Elmstead "
      "Owls 71-70.", "recombination", "Elmstead Owls 71", "Elmstead Owls 78",
      "The Rowan Hawks reached the final by beating the Elmstead Owls 78-64."),
+    # a value given to the other holder of a comparison, told apart by a modifier ('part-time staff')
+    ("Day-shift nurses at the Orrin clinic earned $48,000 on average, compared to $36,000 for night-shift nurses.",
+     "Night-shift nurses at the Orrin clinic earned $48,000 on average.", "recombination", "48,000", "36,000",
+     "Night-shift nurses at the Orrin clinic earned $36,000 on average."),
+    ("This season the Pell Rovers' home matches drew 12,300 spectators on average, versus 6,800 for their away "
+     "matches.", "The Pell Rovers' away matches drew 12,300 spectators on average this season.", "recombination",
+     "12,300", "6,800", "The Pell Rovers' home matches drew 12,300 spectators on average this season."),
     # a unit joined to its number by a hyphen ('a 30-mile trail')
     ("The coastal trail that the Dunmore ramblers opened last spring runs for 30 kilometres.",
      "The Dunmore ramblers opened the 30-mile coastal trail last spring.", "quantity", "mile",

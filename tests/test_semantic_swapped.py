@@ -39,3 +39,30 @@ def test_a_swap_that_keeps_an_event_word_of_each_is_not_read():
     'south' (the second's), so neither value's clause leans to the other's event."""
     assert not confident_signals(CASTLE, "Fellham Castle's south tower was built in 1410, with the north tower "
                                          "completed later, in 1455.")
+
+
+SURVEY = ("In the Brenna Vale survey, 58 percent of growers said hail had damaged their orchards.\n\n"
+          "Among town residents, the figure was 21 percent.")
+PORTS = ("Mayor Ilka Varro of Stenby announced a 3 million crown fund for dock repairs.\n\n"
+         "In nearby Holm, Mayor Tavi Brook pledged 400,000 crowns for new ferry shelters.")
+
+
+@pytest.mark.parametrize("evidence, answer, words", [
+    (SURVEY, "According to the Brenna Vale survey, 21 percent of growers reported hail damage to their orchards, "
+             "compared with 58 percent of town residents.", {"21", "58"}),
+    (PORTS, "Stenby's mayor, Ilka Varro, set aside 400,000 crowns for dock repairs, while in nearby Holm Mayor "
+            "Tavi Brook pledged 3 million crowns for new ferry shelters.", {"400,000", "3 million"}),
+])
+def test_values_swapped_across_two_evidence_sentences_are_flagged(evidence, answer, words):
+    flagged = {w for c, w, _ in confident_signals(evidence, answer) if c == "recombination"}
+    assert flagged == words
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    (SURVEY, "According to the Brenna Vale survey, 58 percent of growers reported hail damage to their orchards, "
+             "compared with 21 percent of town residents."),
+    (PORTS, "Stenby's mayor, Ilka Varro, set aside 3 million crowns for dock repairs, while in nearby Holm Mayor "
+            "Tavi Brook pledged 400,000 crowns for new ferry shelters."),
+])
+def test_values_fused_from_two_sentences_with_their_events_are_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)

@@ -25,7 +25,7 @@ from .polarity import polarity_flips
 from .quantities import quantity_conflicts, rescaled
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
-from .swapped import swapped_values
+from .swapped import swapped_across, swapped_values
 from .uniqueness import uniqueness_shifts
 from .value_frames import evidence_bound
 
@@ -122,6 +122,8 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
         better += _fused_shifts(answer, e, evidence, lex, set())
     if whole:  # values swapped by moving their events ('the western wing ... 1762' for 'the eastern ... 1762')
         better += swapped_values(answer, e, lex)
+        taken = {t for s in better for t in s.tokens}
+        better += [s for s in swapped_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]
     # a confident shift displaces a doubtful signal of another class on its words ('None of the branches')
     better = [s for s in better if not any(x.confident and set(x.tokens) & set(s.tokens) for x in out)]
     return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better

@@ -3,10 +3,13 @@ holders ('the Arc costs 129 euros, while the Dome costs 219 euros', 'Marta Ilves
 Jonah Beckett, 38'), and the answer gives one holder the other's value ('the Arc costs 219 euros').
 
 A value of the answer that the source states in a clause X is checked against every value of the
-same kind and unit that the answer drops, in a clause Y of the same sentence (or of the answer's
+same kind and unit (or with its unit unsaid: 'versus 9,700') that the answer drops, in a clause Y of the same sentence (or of the answer's
 aligned sentence): the answer follows Y when it shares more of what tells Y from X, decided in
 this order, the first that tells one from the other: the people named (NER), the capitalised names,
-the two content words on each side of the value, the clause's content words. Words before the
+the modifiers of a noun both clauses have ('full-time staff' / 'part-time staff', 'home games' / 'away
+games'), the two content words on each side of the value, the clause's content words. A comparison
+('..., compared to $31,000 for part-time staff', 'versus 9,700 for its away games') is a clause of its
+own whose value shares the slot of the value it is compared with (`confidence`). Words before the
 value of a clause whose partner clause opens with its own value ('gave 40,000 dollars to A and
 15,000 dollars to B') belong to both and tell nothing."""
 from __future__ import annotations
@@ -58,19 +61,26 @@ def values_with_units(v: View, lex: Lexicon) -> list[Amount]:
 
 @dataclass
 class _Side:
-    """What tells a value's clause: people, capitalised names, nearest words, all content words."""
+    """What tells a value's clause: people, capitalised names, the modifiers of its nouns, nearest
+    words, all content words."""
     people: frozenset[str]
     names: frozenset[str]
+    modifiers: frozenset[tuple[str, str]]
+    """(word, its modifier) pairs: ('staff', 'part') for 'part-time staff', ('game', 'away')."""
     near: frozenset[str]
     far: frozenset[str]
 
     def minus(self, other: _Side) -> _Side:
-        """What tells this side from the other: a near word counts when the other clause lacks it."""
-        return _Side(self.people - other.people, self.names - other.names, self.near - other.far,
-                     self.far - other.far)
+        """What tells this side from the other: a near word counts when the other clause lacks it; a
+        modifier of a word the other clause has with other modifiers only ('home games' / 'away games')."""
+        heads = {w for w, _ in other.modifiers}
+        return _Side(self.people - other.people, self.names - other.names,
+                     frozenset(p for p in self.modifiers if p[0] in heads and p not in other.modifiers),
+                     self.near - other.far, self.far - other.far)
 
     def without(self, keys: frozenset[str]) -> _Side:
-        return _Side(self.people - keys, self.names - keys, self.near - keys, self.far - keys)
+        return _Side(self.people - keys, self.names - keys,
+                     frozenset(p for p in self.modifiers if not keys & set(p)), self.near - keys, self.far - keys)
 
 
 def _people(v: View, lo: int, hi: int) -> frozenset[str]:
@@ -95,7 +105,25 @@ def _side(v: View, x: Amount, lo: int, hi: int, skip: set[int]) -> _Side:
     def keys(positions) -> frozenset[str]:
         return frozenset().union(*(v.keys(k) for k in positions)) if positions else frozenset()
 
-    return _Side(_people(v, lo, hi), keys(k for k in ks if _capitalised(v, k)), keys(before + after), keys(ks))
+    return _Side(_people(v, lo, hi), keys(k for k in ks if _capitalised(v, k)), _modifiers(v, ks),
+                 keys(before + after), keys(ks))
+
+
+def _modifiers(v: View, ks: list[int]) -> frozenset[tuple[str, str]]:
+    """(word, modifier) for each word of `ks` right after a content word, with the words a hyphen
+    joins to that one ('part-time staff': ('staff', 'part'), ('staff', 'time'))."""
+    out, doc = set(), v.doc
+    for k in ks:
+        j = k - 1
+        if j < 0 or not v.content(j) or v.doc.like_num[v.idx[j]]:
+            continue
+        words = [j]
+        while j >= 2 and v.word(j - 1) in ("-", "–") and doc.ends[v.idx[j - 2]] == doc.starts[v.idx[j - 1]] \
+                and doc.ends[v.idx[j - 1]] == doc.starts[v.idx[j]] and not v.punct(j - 2):
+            j -= 2
+            words.append(j)
+        out.update((v.lemma(k), v.lemma(m)) for m in words)
+    return frozenset(out)
 
 
 def _compatible(u: str, v: str) -> bool:
@@ -113,9 +141,9 @@ def _opens_with_value(v: View, lo: int, x: Amount) -> bool:
 
 def _follows(answer: _Side, x: _Side, y: _Side) -> str | None:
     """'x', 'y' or None: which clause the answer follows, by the first kind of words that tells."""
-    for field in ("people", "names", "near", "far"):
+    for field in ("people", "names", "modifiers", "near", "far"):
         mine, xs, ys = (getattr(s, field) for s in (answer, x, y))
-        if field in ("people", "names") and not (xs and ys):
+        if field in ("people", "names", "modifiers") and not (xs and ys):
             continue
         hx, hy = len(mine & xs), len(mine & ys)
         if hx != hy:
@@ -150,7 +178,7 @@ def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signa
             if s is not e:
                 rivals += [(e, y) for y in values_with_units(e, lex)]
             for t, y in rivals:
-                if y.key in my_keys or y.unit != home.unit or y.key.endswith(" year") != x.key.endswith(" year") \
+                if y.key in my_keys or not _compatible(y.unit, home.unit) or y.key.endswith(" year") != x.key.endswith(" year") \
                         or (t is s and own[0] <= y.positions[0] < own[1]):
                     continue
                 if not y.unit and partitive(t, [t.word(k) for k in y.positions], [s.word(k) for k in home.positions]):

@@ -22,7 +22,9 @@ own check passes:
     (`recombination.clause_recombined`, `binding.rebound`), which compares the answer with one
     clause, not the whole sentence; the two values differ and stand in the same slot (as for other
     recombined values), read in the evidence sentence that states the evidence's value; a number
-    set off by commas ('Marta Ilves, 52, and') has no slot words and passes;
+    set off by commas ('Marta Ilves, 52, and') has no slot words and passes, and a value in a
+    comparison ('compared to $31,000 for part-time staff') has the slot of the value compared (where
+    the evidence states the answer's value too, so it is not read as stated elsewhere);
   * mixed sentences: a polarity, modality or quantity signal of a sentence that mixes two evidence
     sentences passes with `min_restated_mixed` / `min_covered_mixed` when the flagged words keep
     the neighbours of the evidence's words in the sentence that states them ('300 parcels per
@@ -388,6 +390,13 @@ def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
             if all(v.word(k + i) == w for i, w in enumerate(words))]
 
 
+def _compared(e: View, s: Signal, lex: Lexicon) -> bool:
+    """The evidence's value stands in a comparison that shares the slot of the value it is compared
+    with ('compared to $31,000 for part-time staff'): its slot words are that value's."""
+    return any(e.word(j) in lex.comparisons for i, _ in _occurrences(e, s.evidence.lower().split())
+               for j in range(max(0, i - 3), i))
+
+
 def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
     """The answer's words stand where the evidence's words stand: the content word next to them
     is the one next to the evidence's words on one side at least, and (`own_too`) not also the one
@@ -477,6 +486,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     source = frozenset().union(*(o.content_keys for o in others or [e]))
     out = []
     for s in signals:
+        compared = False
         forward, back = _restated(a, e, s, lex, others or [])
         ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
@@ -491,7 +501,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):
             ok = True
         if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)
-            ok = _distinct(a, s) and _same_slot(a, _holder(e, others, s), s, own_too=False)
+            holder = _holder(e, others, s)
+            compared = _compared(holder, s, lex)  # its slot is the compared value's, which the answer keeps
+            ok = _distinct(a, s) and (compared or _same_slot(a, holder, s, own_too=False))
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
         elif s.cls == "roles":
@@ -510,7 +522,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             # 'no transfer has been agreed' / 'linked with a transfer': the noun stands elsewhere
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
-        if ok and rule["stated_elsewhere"]:
+        if ok and rule["stated_elsewhere"] and not (s.confident and compared):
             ok = not _stated_elsewhere(a, e, others if others is not None else [e], s)
         out.append(replace(s, confident=ok))
     return out

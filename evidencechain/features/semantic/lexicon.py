@@ -68,6 +68,7 @@ class Lexicon:
     auxiliaries: frozenset[str]
     cue_reach: int
     clause_breaks: frozenset[str]
+    comparisons: frozenset[str]
     conjunctions: frozenset[str]
     light_verbs: frozenset[str]
     bounds: frozenset[str]
@@ -176,7 +177,7 @@ def lexicon() -> Lexicon:
         clause_hedges={w: modality[mod["belief_scale"]][x] for w, x in mod["clause_hedges"].items()},
         reporting=frozenset(cues["scope"]["reporting"]), attribution=frozenset(cues["scope"]["attribution"]),
         auxiliaries=frozenset(cues["scope"]["auxiliaries"]), cue_reach=int(cues["scope"]["cue_reach"]),
-        clause_breaks=frozenset(cues["clauses"]["breaks"]),
+        clause_breaks=frozenset(cues["clauses"]["breaks"]), comparisons=frozenset(cues["clauses"]["comparisons"]),
         conjunctions=frozenset(cues["clauses"]["conjunctions"]),
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
         bounds=frozenset(cues["clauses"]["bounds"]), exact=frozenset(cues["clauses"]["exact"]),

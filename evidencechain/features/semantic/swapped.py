@@ -8,12 +8,14 @@ anchors of each are the content words of its clause that the other's clause lack
 'completed' / 'western', 'followed'). In the answer, each value stands in a clause of its own (cut
 at commas too); a value whose clause holds more of the other value's anchors than of its own is
 moved, and the pair is swapped when the other value does not keep more of its own anchors than of
-the first's either.
+the first's either. The same test reads two values of two evidence sentences (each stated once in
+the source) that one answer sentence fuses and swaps (`swapped_across`).
 Decided here: the signals come confident. A swap whose answer keeps an anchor of each beside a value
 ("the south tower was built in 1410" for "the north tower was built in 1410, ... the south tower
 followed") is not read: the counts tie."""
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 from .align import View, alignment
@@ -23,6 +25,8 @@ from .recombination import Value, bound, clauses, own_clause, values
 
 MIN_ALIGNMENT = 0.6
 """The answer sentence restates its evidence sentence this much (a swap is a minimal edit)."""
+MIN_MOVED = 2
+"""Anchors of the other sentence that two values swapped across sentences bring along together, at least."""
 MIN_APART = 3
 """Content words between the two values on each side, at least: fewer make a range or a list
 ('between October 7, 2001 and December 31, 2007'), not two events."""
@@ -56,39 +60,85 @@ def _words(v: View, span: tuple[int, int], taken: set[int]) -> list[int]:
 def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
     if alignment(a, e) < MIN_ALIGNMENT:
         return []
-    mine, theirs = _values(a, lex), _values(e, lex)
-    a_parts, e_parts = clauses(a, mine, lex), clauses(e, theirs, lex)
-    a_taken, e_taken = ({k for y in vals for k in y.positions} for vals in (mine, theirs))
+    theirs = _values(e, lex)
+    parts, taken = clauses(e, theirs, lex), {k for y in theirs for k in y.positions}
 
-    def once(vals: list[Value], x: Value) -> list[Value]:
-        return [y for y in vals if (y.key, y.kind) == (x.key, x.kind)]
+    def once(x: Value) -> bool:
+        return sum((y.key, y.kind) == (x.key, x.kind) for y in theirs) == 1
+
+    pairs = []
+    for x, y in combinations(theirs, 2):
+        if x.kind != y.kind or x.kind not in _KINDS or x.key == y.key or not once(x) or not once(y):
+            continue
+        ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
+        if ex_span != ey_span and _apart(e, x, y):
+            pairs.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
+    return _swaps(a, pairs, lex)
+
+
+def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
+    """Two values of two evidence sentences swapped in one answer sentence that fuses them ('18 percent
+    of farmers ..., compared with 62 percent of urban respondents' for '62 percent of farmers ...' and
+    'Among urban respondents, the figure was 18 percent'): each value stated once in the whole source,
+    and the two moved clauses together restate at least `MIN_MOVED` anchors of the other's sentence."""
+    mine = _values(a, lex)
+    if len(mine) < 2:
+        return []
+    per = [(s, _values(s, lex)) for s in sentences]
+    stated = Counter((x.key, x.kind) for _, vals in per for x in vals)
+    wanted = {(x.key, x.kind) for x in mine if x.kind in _KINDS}
+    homes = {}
+    for s, vals in per:
+        if not any((x.key, x.kind) in wanted for x in vals):
+            continue
+        parts, taken = clauses(s, vals, lex), {k for y in vals for k in y.positions}
+        for x in vals:
+            if (x.key, x.kind) in wanted and stated[x.key, x.kind] == 1:
+                homes[x.key, x.kind] = (s, x, _span(s, x, parts, lex), taken)
+    pairs = [(homes[p], homes[q]) for p, q in combinations(sorted(homes), 2)
+             if p[1] == q[1] and p[0] != q[0] and homes[p][0] is not homes[q][0]]
+    return _swaps(a, pairs, lex, least=MIN_MOVED)
+
+
+def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1) -> list[Signal]:
+    """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
+    the value, its clause span, the positions of that sentence's values)."""
+    if not pairs:
+        return []
+    mine = _values(a, lex)
+    a_parts, a_taken = clauses(a, mine, lex), {k for y in mine for k in y.positions}
+
+    def once(x: Value) -> list[Value]:
+        return [y for y in mine if (y.key, y.kind) == (x.key, x.kind)]
 
     def count(span: tuple[int, int], anchors: frozenset[str]) -> int:
         return sum(bool(a.keys(k) & anchors) for k in _words(a, span, a_taken))
 
+    def anchors(side: tuple) -> frozenset[str]:
+        v, _, span, taken = side
+        return frozenset().union(*(v.keys(k) for k in _words(v, span, taken)))
+
     out, flagged = [], set()
-    for x, y in combinations(theirs, 2):
-        if x.kind != y.kind or x.kind not in _KINDS or x.key == y.key or len(once(theirs, x)) != 1 or len(once(theirs, y)) != 1:
-            continue
-        ax, ay = once(mine, x), once(mine, y)
+    for sx, sy in pairs:
+        (_, x, _, _), (_, y, _, _) = sx, sy
+        ax, ay = once(x), once(y)
         if len(ax) != 1 or len(ay) != 1:
             continue
-        ex_span, ey_span = (_span(e, z, e_parts, lex) for z in (x, y))
         ax_span, ay_span = (_span(a, z[0], a_parts, lex, commas=True) for z in (ax, ay))
-        if ex_span == ey_span or ax_span == ay_span or not (_apart(e, x, y) and _apart(a, ax[0], ay[0])):
+        if ax_span == ay_span or not _apart(a, ax[0], ay[0]):
             continue
-        ex, ey = (frozenset().union(*(e.keys(k) for k in _words(e, sp, e_taken))) for sp in (ex_span, ey_span))
+        ex, ey = anchors(sx), anchors(sy)
         own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
         if not own_x or not own_y:
             continue
         kx, ky = count(ax_span, own_x), count(ay_span, own_y)
         cross_x, cross_y = count(ax_span, own_y), count(ay_span, own_x)
-        if cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx:
-            for z, other in ((ax[0], y), (ay[0], x)):
+        if (cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx) and cross_x + cross_y >= least:
+            for z, (v, other, _, _) in ((ax[0], sy), (ay[0], sx)):
                 if z.positions not in flagged:
                     flagged.add(z.positions)
                     out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
-                                      e.span_text(list(other.positions)), confident=True))
+                                      v.span_text(list(other.positions)), confident=True))
     return out
 
 
