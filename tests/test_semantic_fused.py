@@ -146,3 +146,24 @@ def test_a_converse_reads_the_name_set_off_after_the_evidence_word():
                                            "Pryce by 208 votes.")
     assert any(c == "antonym" and w == "won" for c, w, _ in confident_signals(
         evidence, "Owen Pryce won the 2019 council election in Harwell, beating Mara Lind by 208 votes."))
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    # 'not ... until' states a delay, which 'only once' states too
+    ("Engineers could not restore power to the Tolvik estate until the storm passed on Sunday evening.",
+     "It was only once the storm passed on Sunday evening that engineers were able to restore power to the "
+     "Tolvik estate."),
+    # a condition after a comma ('provided') keeps the evidence's 'if'
+    ("The Brell Street cinema may reopen next spring if a new tenant is found, the landlord said.",
+     "According to the landlord, the Brell Street cinema could reopen next spring, provided a new tenant is found."),
+    # two parties' opposite moves fused into one sentence: each clause follows its own evidence sentence
+    ("Shares in Marrow Foods fell 4 percent on Monday.\n\nIts rival Tessel Farms gained 3 percent on the same day.",
+     "On Monday, shares in rival Tessel Farms rose 3 percent, while Marrow Foods lost 4 percent."),
+    # an opening scene sets every clause: its words say nothing of which value is whose
+    ("In the county election, the Fenn Valley party won 17 seats and the Coastal League won 8, while turnout "
+     "fell to 71 percent.",
+     "Turnout dropped to 71 percent in the county election, in which the Coastal League took 8 seats and the "
+     "Fenn Valley party 17."),
+])
+def test_fused_and_reworded_faithful_answers_are_left_alone(evidence, answer):
+    assert not confident_signals(evidence, answer)

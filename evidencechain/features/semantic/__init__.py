@@ -31,6 +31,7 @@ from .value_frames import evidence_bound
 
 _CONVERSE = ("polarity", "antonym", "roles")
 _FRAMED = ("polarity", "modality", "quantity", "antonym")
+_FLIPS = ("polarity", "antonym")
 __all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
 
 
@@ -58,6 +59,8 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     out = _signals(answer, e, evidence, lex)
     parts = clauses(answer, values(answer, lex), lex, sure=True)
     views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
+    out = [replace(s, confident=False) if s.confident and s.cls in _FLIPS and _misread(s, e, views, evidence, lex)
+           else s for s in out]
     main = main_frame(answer, lex.relative)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
     for part in views + ([main] if main is not None else []):
         other, _ = best_evidence(part, evidence.sentences)
@@ -86,6 +89,26 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if all(x.cls == "recombination" or not x.confident for x in clash):
             out = [x for x in out if x not in clash] + [s]
     return out
+
+
+def _misread(s: Signal, e: View, views: list[View], evidence: EvidenceSide, lex) -> bool:
+    """A flip read against e, the sentence the whole answer sentence follows best, where the clause that
+    holds the flipped words follows another evidence sentence better, names none of e's names but one
+    of that sentence's (another party's fact, not e's fact said of e's subject in other words), and no
+    flip is read against that sentence ('Corrin Savings rose 2 percent, while Halloway Mutual lost 6
+    percent' for 'Shares in Halloway Mutual fell 6 percent.' and 'Corrin Savings gained 2 percent')."""
+    part = next((p for p in views if set(s.tokens) <= {int(i) for i in p.idx}), None)
+    if part is None:
+        return False
+    other, _ = best_evidence(part, evidence.sentences)
+    if other is None or other is e or alignment(part, other) <= alignment(part, e):
+        return False
+    names_of = [{x.key for x in values(v, lex) if x.kind not in ("year", "number")} for v in (part, e, other)]
+    mine, theirs, its = names_of
+    if not theirs or mine & theirs or not mine & its:
+        return False
+    return not any(x.confident and set(x.tokens) & set(s.tokens)
+                   for x in _signals(part, other, evidence, lex, whole=False))
 
 
 def _first(v: View, words: str) -> int:

@@ -48,6 +48,16 @@ class FrameValue:
     """A name after a place's preposition ('on Lake Ferrin')."""
 
 
+def opening_scene(v: View, fc: FrameCues, breaks: frozenset[str]) -> list[int]:
+    """The positions of a scene the sentence opens with, up to its first comma ('In the council
+    election, ...', 'At the 2026 regatta, ...'): it sets every clause of the sentence."""
+    if len(v) and v.word(0) in fc.scene_openers:
+        comma = next((k for k in range(len(v)) if v.word(k) == ","), None)
+        if comma is not None and not any(v.word(k) in breaks for k in range(comma)):
+            return list(range(comma))
+    return []
+
+
 def relatives(v: View, lex: Lexicon, breaks: frozenset[str]) -> list[tuple[int, int, range]]:
     """(start, end, antecedent) of each relative clause opened after a comma; the antecedent runs back
     from the comma to the punctuation or clause word before it."""

@@ -64,7 +64,9 @@ def intention(v: View, g: int, lex: Lexicon) -> bool:
 
 def condition(v: View, k: int, lex: Lexicon) -> int | None:
     """The end (exclusive) of a conditional opener starting at k ('if', 'provided that', 'in the
-    event that'), or None."""
+    event that', ', provided'), or None."""
+    if k > 0 and _token(v, k) in lex.comma_conditionals and _token(v, k - 1) == ",":
+        return k + 1
     return max((k + len(w) for w in lex.conditionals if all(_token(v, k + i) == x for i, x in enumerate(w))),
                default=None)
 

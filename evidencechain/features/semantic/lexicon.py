@@ -86,6 +86,8 @@ class Lexicon:
     """Words joining a comparison's two arguments ('than', 'before', 'after')."""
     persistence: frozenset[str] = frozenset()
     """Words asserting a state goes on ('still'), the answer's side of a 'no longer' flip."""
+    delay: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    """('until', ...) after a negation, and the words after 'only' that state the same delay."""
     relations: dict[tuple[str, ...], str] = field(default_factory=dict)
     """A relation's form (its words) -> its group (cues.toml [roles.relations])."""
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -115,7 +117,9 @@ class Lexicon:
     realising: frozenset[str] = frozenset()
     hedges: frozenset[str] = frozenset()
     conditionals: frozenset[tuple[str, ...]] = frozenset()
-    """Words that open a clause stating a condition, not a fact ('if', 'unless', 'provided')."""
+    """Words that open a clause stating a condition, not a fact ('if', 'unless', 'provided that')."""
+    comma_conditionals: frozenset[str] = frozenset()
+    """Words that open a condition after a comma (', provided a buyer is found')."""
     clausal: frozenset[str] = frozenset()
     """Governors whose that-clause is an event not real ('recommended that the hospital close')."""
     subject_reach: int = 0
@@ -187,7 +191,7 @@ def lexicon() -> Lexicon:
         confidence={k: float(v) for k, v in cues["confidence"].items()},
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
         comparative_cues=frozenset(pol["comparative_cues"]), comparison=frozenset(pol["comparison"]),
-        persistence=frozenset(pol["persistence"]),
+        persistence=frozenset(pol["persistence"]), delay=(frozenset(pol["delay"]), frozenset(pol["only_then"])),
         synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
         floating=frozenset(mod["floating"]), floaters=frozenset(mod["floaters"]),
         strengthened_only=frozenset(mod["strengthened_only"]), min_steps={k: int(v) for k, v in mod["min_steps"].items()},
@@ -214,6 +218,7 @@ def _irrealis(table: dict) -> dict:
             "realising": frozenset(table["realising"]),
             "hedges": frozenset(table["hedges"]),
             "conditionals": frozenset(tuple(w.split()) for w in table["conditionals"]), "clausal": frozenset(table["clausal"]),
+            "comma_conditionals": frozenset(table["comma_conditionals"]),
             "subject_reach": int(table["subject_reach"])}
 
 

@@ -314,8 +314,9 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
             j = g.lo
             scoped = e.next_content(g.hi - 1, 4)
             if g.level == top or scoped is None or e.word(j) in lex.attribution \
-                    or (name == "status" and e.word(j) not in lex.unreached):
-                continue
+                    or (name == "status" and e.word(j) not in lex.unreached) \
+                    or (g.hi < len(e) and e.word(g.hi) in lex.negation):
+                continue  # 'could not reach': a negated modal is polarity's ('was unable to reach')
             done = [h.lo for h in mine if h.level == top]  # 'allege that X took' -> 'X was convicted of taking'
             found = [k for k in a.find(e.keys(scoped)) if not _hedged(a, k, mine, top, lex)
                      and (name == "epistemic" or done or done_on(a, k, lex) is not None)]

@@ -181,6 +181,16 @@ def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int 
     return None
 
 
+def _delayed(e: View, j: int, a: View, lex: Lexicon) -> bool:
+    """'could not reach them until the wind dropped' / 'only once the wind dropped ... reach them': the
+    evidence's negated word j waits for an event ('until' later in its clause) that the answer puts after
+    'only' + 'once', 'when' or 'after'."""
+    until, then = lex.delay
+    k = next((m for m in range(j + 1, len(e)) if e.punct(m) or e.word(m) in until), None)
+    return k is not None and e.word(k) in until \
+        and any(a.word(i) == "only" and a.word(i + 1) in then for i in range(len(a) - 1))
+
+
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     """Negations that one sentence has and the other lacks, where the negated word (or its
     opposite) is in both: each is one flip of meaning, and an even number of flips cancels."""
@@ -201,7 +211,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
             flipped[0].add(k)
     for k, j in e_cues:
-        if j is None or any(e.keys(j) & s for s in a_scoped):
+        if j is None or any(e.keys(j) & s for s in a_scoped) or _delayed(e, j, a, lex):
             continue
         hits = _related(e, j, a, lex)
         if hits and not any(negated_near(a, p, lex) for p in hits):

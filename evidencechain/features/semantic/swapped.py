@@ -20,6 +20,7 @@ from itertools import combinations
 
 from .align import View, alignment
 from .base import Signal
+from .frame_clauses import frame_cues, opening_scene
 from .lexicon import Lexicon
 from .recombination import Value, bound, clauses, own_clause, values
 
@@ -61,7 +62,7 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
     if alignment(a, e) < MIN_ALIGNMENT:
         return []
     theirs = _values(e, lex)
-    parts, taken = clauses(e, theirs, lex), {k for y in theirs for k in y.positions}
+    parts, taken = clauses(e, theirs, lex), _taken(e, theirs, lex)
 
     def once(x: Value) -> bool:
         return sum((y.key, y.kind) == (x.key, x.kind) for y in theirs) == 1
@@ -91,7 +92,7 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
     for s, vals in per:
         if not any((x.key, x.kind) in wanted for x in vals):
             continue
-        parts, taken = clauses(s, vals, lex), {k for y in vals for k in y.positions}
+        parts, taken = clauses(s, vals, lex), _taken(s, vals, lex)
         for x in vals:
             if (x.key, x.kind) in wanted and stated[x.key, x.kind] == 1:
                 homes[x.key, x.kind] = (s, x, _span(s, x, parts, lex), taken)
@@ -140,6 +141,13 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
                     out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
                                       v.span_text(list(other.positions)), confident=True))
     return out
+
+
+def _taken(v: View, vals: list[Value], lex: Lexicon) -> set[int]:
+    """Positions that are no anchor of an evidence value's event: the values' words, and an opening
+    scene, which sets every clause ('In the council election, X won 14 seats, while turnout fell to 41
+    percent')."""
+    return {k for y in vals for k in y.positions} | set(opening_scene(v, frame_cues(), lex.clause_breaks | {";"}))
 
 
 def _apart(v: View, x: Value, y: Value) -> bool:

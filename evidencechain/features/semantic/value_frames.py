@@ -32,6 +32,7 @@ from .frame_clauses import (
     fronted,
     gapped,
     lead_subject,
+    opening_scene,
     pieces,
     possessive,
     relatives,
@@ -176,11 +177,7 @@ def bind(v: View, lex: Lexicon, before: frozenset[str] = frozenset()) -> tuple[l
     opening = fronted(v, lex, fc, breaks)
     inside = {k for lo, hi, _ in rels for k in range(lo, hi)} | set(range(opening + 1 if opening else 0))
     apposed = appositions(v, runs, fc)
-    scene: list[int] = []
-    if len(v) and v.word(0) in fc.scene_openers:
-        comma = next((k for k in range(len(v)) if v.word(k) == ","), None)
-        if comma is not None and not any(v.word(k) in breaks for k in range(comma)):
-            scene = list(range(comma))
+    scene = opening_scene(v, fc, breaks)
     out: list[Bound] = []
     subject, first = before, None
     previous: tuple[list[int], list[FrameValue]] | None = None
