@@ -99,10 +99,8 @@ def detect_timings(seed: int, work: Path, n: int = 10) -> dict:
             "detect_seconds": round(time.perf_counter() - t1, 2)}
 
 
-def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) -> list[tuple[str, float]]:
-    """Sentence-window pairs per second of the trained checker (fp32, int8 and ONNX Runtime on CPU;
-    the GPU when present), on audit answer sentences against their best source windows."""
-    from .checker.infer import CheckerScorer, throughput
+def throughput_pairs(corpus_dir: Path, n: int = 256) -> tuple[list[str], list[str]]:
+    """(premises, claims): the first `n` audit answer sentences against their best source windows."""
     from .data.ragtruth import load_ragtruth
     from .text.chunks import build_evidence
     from .text.windows import candidate_windows, split_sentences
@@ -116,7 +114,15 @@ def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) ->
             claims.append(sentence)
         if len(claims) >= n:
             break
-    premises, claims = premises[:n], claims[:n]
+    return premises[:n], claims[:n]
+
+
+def checker_throughput(model_dir: str | Path, corpus_dir: Path, n: int = 256) -> list[tuple[str, float]]:
+    """Sentence-window pairs per second of the trained checker (fp32, int8 and ONNX Runtime on CPU;
+    the GPU when present), on audit answer sentences against their best source windows."""
+    from .checker.infer import CheckerScorer, throughput
+
+    premises, claims = throughput_pairs(corpus_dir, n)
     rows = []
     for device, quantize in (("cpu", "none"), ("cpu", "int8"), ("cpu", "onnx"), ("cuda", "none")):
         try:
@@ -337,10 +343,22 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("timed", nargs="*", metavar="COMMAND", help="after --: the command to time")
     sub.add_parser("readme", parents=[common],
                    help="render the README's Performance block from the measurements file")
+    x = sub.add_parser("checker-export", help="write the timed pairs, the CPU verdicts and a half-precision copy of "
+                                              "the checker, to time it on a GPU machine (checker-device)")
+    x.add_argument("--checker", default="results/checker")
+    x.add_argument("--seed", type=int, default=17)
+    x.add_argument("--out", required=True)
+    g = sub.add_parser("checker-device", help="on a GPU machine: time an exported checker; write the result")
+    g.add_argument("exported")
+    g.add_argument("--out", required=True)
+    r = sub.add_parser("record-device", parents=[common],
+                       help="file a checker-device result with this commit (README Performance block)")
+    r.add_argument("result")
     s = sub.add_parser("single")  # internal: one corpus in its own process
     s.add_argument("--config", required=True)
     s.add_argument("corpus_dir")
-    if not argv or argv[0] not in ("measure", "time", "readme", "single", "-h", "--help"):
+    if not argv or argv[0] not in ("measure", "time", "readme", "single", "checker-export", "checker-device",
+                                   "record-device", "-h", "--help"):
         argv = ["measure", *argv]
     timed = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
@@ -354,7 +372,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "readme":
         write_readme(Path(args.readme) if args.readme else None, load_measured(Path(args.measured)))
         return 0
+    if args.command in ("checker-export", "checker-device", "record-device"):
+        return device_checker(args)
     return measure(args)
+
+
+DEVICE_KEY = "device:checker"
+
+
+def device_checker(args) -> int:
+    """The learned checker timed on a GPU machine without the corpora (`checker.device_bench`)."""
+    from .checker import device_bench
+
+    if args.command == "checker-export":
+        from .data.audit import write_audit_corpus
+
+        with tempfile.TemporaryDirectory() as tmp:
+            write_audit_corpus(Path(tmp), seed=args.seed)
+            premises, claims = throughput_pairs(Path(tmp))
+        print(f"wrote {device_bench.export(args.checker, premises, claims, args.out)}")
+    elif args.command == "checker-device":
+        result = device_bench.measure(args.exported)
+        result["machine"] = {**machine(), "gpu": result["device"]}
+        atomic_write_text(Path(args.out), json.dumps(result, indent=2, sort_keys=True) + "\n")
+        print(json.dumps(result, indent=2, sort_keys=True))
+    else:
+        result = json.loads(Path(args.result).read_text("utf-8"))
+        save(Path(args.measured), DEVICE_KEY, {**result, **stamp(), "machine": result.get("machine")},
+             Path(args.readme) if args.readme else None)
+    return 0
 
 
 if __name__ == "__main__":

@@ -154,6 +154,13 @@ def performance_block(data: dict) -> str:
         lines += ["", f"Learned checker throughput (256 sentence-window pairs): {rates}."]
     elif bench.get("checker_absent"):
         lines += ["", f"Learned checker throughput: not measured, the checker is {bench['checker_absent']}."]
+    device = data.get("device:checker")
+    if device:
+        rates = "; ".join(f"{r['label']}: {r['pairs_per_s']} pairs/s" for r in device["rows"])
+        lines += ["", f"The same checker on a lent GPU ({device['device']}, torch {device['torch']}; a half-precision "
+                      f"copy, `bench checker-export` / `checker-device` / `record-device`, commit `{device['commit']}`): "
+                      f"{rates}; its verdict is the CPU's on {device['verdicts_agree']} of {device['pairs']} pairs "
+                      f"(largest probability difference {device['max_probability_difference']})."]
     timed = sorted(k for k in data if k.startswith("time:"))
     machines = {_machine_text(data[k]["machine"]) for k in timed} - {_machine_text(bench["machine"])}
     if machines:
