@@ -167,3 +167,24 @@ def test_a_converse_reads_the_name_set_off_after_the_evidence_word():
 ])
 def test_fused_and_reworded_faithful_answers_are_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)
+
+
+@pytest.mark.parametrize("evidence, answer, flagged", [
+    # two events exchanged around the same order word: the order is turned round
+    ("The Harl ferry terminal opened in 1961, three years before the coast road reached the village.",
+     "The coast road reached Harl three years before the village's ferry terminal opened in 1961.", True),
+    ("The choir rehearsed before the mayor arrived at the hall.",
+     "The mayor arrived at the hall before the choir rehearsed.", True),
+    # the order word turned round with the events keeps the order
+    ("The choir rehearsed before the mayor arrived at the hall.",
+     "The mayor arrived at the hall after the choir rehearsed.", False),
+    # the clauses moved, the order kept
+    ("The choir rehearsed before the mayor arrived at the hall.",
+     "Before the mayor arrived at the hall, the choir rehearsed.", False),
+    # three events ordered: the answer pairs two of them in their own order
+    ("Some 4,000 residents left their homes before the dam was breached following two days of rain.",
+     "The dam was breached after two days of rain, and some 4,000 residents left their homes.", False),
+])
+def test_events_exchanged_around_an_order_word(evidence, answer, flagged):
+    found = [(c, w) for c, w, _ in confident_signals(evidence, answer)]
+    assert (("antonym", "before") in found) == flagged, found

@@ -74,6 +74,10 @@ FRAMES = [  # (evidence, error, class, flagged words, evidence words, an equival
     ("This season the Pell Rovers' home matches drew 12,300 spectators on average, versus 6,800 for their away "
      "matches.", "The Pell Rovers' away matches drew 12,300 spectators on average this season.", "recombination",
      "12,300", "6,800", "The Pell Rovers' home matches drew 12,300 spectators on average this season."),
+    # a count of times ('twice') with the period of its rate
+    ("Volunteers at the Arden shelter walk the dogs twice a day during the winter.",
+     "During the winter, volunteers at the Arden shelter walk the dogs twice a week.", "quantity", "week", "day",
+     "During the winter, volunteers at the Arden shelter walk the dogs two times a day."),
     # a unit joined to its number by a hyphen ('a 30-mile trail')
     ("The coastal trail that the Dunmore ramblers opened last spring runs for 30 kilometres.",
      "The Dunmore ramblers opened the 30-mile coastal trail last spring.", "quantity", "mile",

@@ -66,3 +66,18 @@ def test_values_swapped_across_two_evidence_sentences_are_flagged(evidence, answ
 ])
 def test_values_fused_from_two_sentences_with_their_events_are_left_alone(evidence, answer):
     assert not confident_signals(evidence, answer)
+
+
+SHOPS = ("Pell Hardware opened its first store in Ketterby in 1988.\n\nA second store followed in Aldmoor in 2005."
+         "\n\nThe firm now employs 95 people.")
+
+
+def test_a_value_moved_in_a_sentence_fusing_three_is_flagged():
+    """No single evidence sentence restates enough of the answer sentence: the value put into another
+    event's clause is still read against the sentence that clause restates."""
+    answer = ("Pell Hardware, which now employs 95 people, opened its first store in Ketterby in 2005 and later "
+              "added a second store in Aldmoor.")
+    assert ("recombination", "2005", "1988") in confident_signals(SHOPS, answer)
+    faithful = ("Pell Hardware, which now employs 95 people, opened its first store in Ketterby in 1988 and later "
+                "added a second store in Aldmoor.")
+    assert not confident_signals(SHOPS, faithful)

@@ -14,7 +14,7 @@ from .align import MIN_ALIGNMENT, View, alignment, best_evidence, evidence_views
 from .antonyms import antonym_flips
 from .base import CLASSES, Signal
 from .binding import rebound
-from .comparatives import exchanged
+from .comparatives import exchanged, order_swapped
 from .confidence import mark_confident
 from .holder_names import cues, names
 from .holders import evidence_held
@@ -55,7 +55,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     lex = lexicon()
     e, _ = best_evidence(answer, evidence.sentences)
     if e is None:
-        return []
+        return _unaligned(answer, evidence, lex)
     out = _signals(answer, e, evidence, lex)
     parts = clauses(answer, values(answer, lex), lex, sure=True)
     views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
@@ -91,6 +91,29 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     return out
 
 
+def _unaligned(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
+    """The signals of an answer sentence that restates no one evidence sentence enough (one fusing three
+    'Norrow Tools, which now employs 140 people, opened its first shop in Ashcarrow in 2003 and later
+    added a second branch'): the recombination checks that decide by their own tests, a value (a number,
+    a year, a person) put into another event's clause against the sentence it restates most, and values
+    swapped across sentences."""
+    nearest = max(evidence.sentences, key=lambda o: alignment(answer, o), default=None)
+    if nearest is None:
+        return []
+    found = [s for s in clause_recombined(answer, nearest, evidence.sentences, lex) if _plain_value(answer, s)]
+    out = mark_confident(found, answer, nearest, lex, evidence.sentences)
+    taken = {t for s in out for t in s.tokens}
+    return out + [s for s in swapped_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]
+
+
+def _plain_value(a: View, s: Signal) -> bool:
+    """A number, a year or a person's name: a long run of words the tagger calls a name ("Candy's
+    competition for her dad's affection was not with a sibling", a work) is none."""
+    doc = a.doc
+    people = [(x, y) for x, y, label in doc.entities or () if label == "PERSON"]
+    return all(doc.like_num[t] or any(x <= doc.starts[t] < y for x, y in people) for t in s.tokens)
+
+
 def _misread(s: Signal, e: View, views: list[View], evidence: EvidenceSide, lex) -> bool:
     """A flip read against e, the sentence the whole answer sentence follows best, where the clause that
     holds the flipped words follows another evidence sentence better, names none of e's names but one
@@ -121,7 +144,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     flips = polarity_flips(answer, e, lex) + antonym_flips(answer, e, lex)
     swapped = exchanged(answer, e, lex) if flips else 0  # 'B holds more than A' for 'A holds less than B'
     converse = swapped and (len(flips) + swapped) % 2 == 0  # its exchanged names are no role swap either
-    found = flips if len(flips) % 2 else []
+    found = flips if len(flips) % 2 else order_swapped(answer, e, lex) if not flips else []
     found += quantity_conflicts(answer, e, lex, evidence.sentences)
     if whole:
         found += clause_recombined(answer, e, evidence.sentences, lex)

@@ -8,6 +8,7 @@ evidence's comparison, and the evidence's 'than' argument before the answer's.""
 from __future__ import annotations
 
 from .align import View, sentence_view
+from .base import Signal
 from .lexicon import Lexicon
 
 _REACH = 6
@@ -33,10 +34,11 @@ def _before(v: View, k: int) -> frozenset[str]:
     return frozenset().union(*(v.keys(j) for j in range(k) if v.content(j)))
 
 
-def exchanged(a: View, e: View, lex: Lexicon) -> int:
-    """How many comparisons of the answer take the evidence's arguments the other way round (read
-    on the whole sentences: a clause of the answer lacks the argument its sentence puts first)."""
-    a, e, n = sentence_view(a.doc, a.start, a.end), sentence_view(e.doc, e.start, e.end), 0
+def _pairs(a: View, e: View, lex: Lexicon) -> list[tuple[int, int]]:
+    """(answer pivot, evidence pivot) of each comparison of the answer that takes the evidence's
+    arguments the other way round (read on the whole sentences: a clause of the answer lacks the
+    argument its sentence puts first); one evidence pivot per answer pivot."""
+    out = []
     for k in _pivot(a, lex):
         mine_after = _after(a, k, lex)
         for j in _pivot(e, lex):
@@ -46,6 +48,30 @@ def exchanged(a: View, e: View, lex: Lexicon) -> int:
                 continue
             if mine_only & _before(e, j) and theirs_only & _before(a, k) \
                     and not mine_only & theirs_after and not theirs_only & mine_after:
-                n += 1
+                out.append((k, j))
                 break
-    return n
+    return out
+
+
+def exchanged(a: View, e: View, lex: Lexicon) -> int:
+    """How many comparisons of the answer take the evidence's arguments the other way round."""
+    return len(_pairs(sentence_view(a.doc, a.start, a.end), sentence_view(e.doc, e.start, e.end), lex))
+
+
+def order_swapped(a: View, e: View, lex: Lexicon) -> list[Signal]:
+    """Two events exchanged around the same order word ('the railway reached the town two years before
+    the bridge was completed' for 'the bridge was completed two years before the railway reached the
+    town'): the answer's order word, against the evidence's clause after it. For a sentence without
+    polarity or antonym flips (with one, the exchange keeps the meaning: `exchanged`), against an
+    evidence sentence that orders two events only."""
+    whole_a, whole_e = sentence_view(a.doc, a.start, a.end), sentence_view(e.doc, e.start, e.end)
+    if sum(whole_e.word(j) in lex.event_order | lex.ordering for j in range(len(whole_e))) > 1:
+        return []  # three events ordered: the answer may pair them otherwise
+    out = []
+    for k, j in _pairs(whole_a, whole_e, lex):
+        if whole_a.word(k) in lex.event_order and whole_a.word(k) == whole_e.word(j):
+            tokens = (int(whole_a.idx[k]),)
+            if any(int(a.idx[i]) == tokens[0] for i in range(len(a))):
+                end = next((m for m in range(j + 1, len(whole_e)) if whole_e.punct(m)), len(whole_e))
+                out.append(Signal("antonym", tokens, whole_e.span_text(list(range(j, end)))))
+    return out

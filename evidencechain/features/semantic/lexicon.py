@@ -40,6 +40,8 @@ class Lexicon:
     periods: frozenset[str]
     rate_adverbs: dict[str, str]
     rate_reach: int
+    multiples: dict[str, float]
+    """Words that are a count of times ('twice')."""
     modality: dict[str, dict[str, int]]
     """scale name -> word or phrase -> level."""
     after_article: str
@@ -84,6 +86,10 @@ class Lexicon:
     comparative_cues: frozenset[str] = frozenset()
     comparison: frozenset[str] = frozenset()
     """Words joining a comparison's two arguments ('than', 'before', 'after')."""
+    event_order: frozenset[str] = frozenset()
+    """Of those, the words that order two events ('before', 'after')."""
+    ordering: frozenset[str] = frozenset()
+    """Other words that order events ('following', 'prior')."""
     persistence: frozenset[str] = frozenset()
     """Words asserting a state goes on ('still'), the answer's side of a 'no longer' flip."""
     delay: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
@@ -169,6 +175,7 @@ def lexicon() -> Lexicon:
         scales={k: float(v) for k, v in q["scales"].items()}, percent=frozenset(q["percent"]),
         currency=dict(q["currency"]), points=frozenset(q["points"]), rate_words=frozenset(q["rate_words"]),
         periods=frozenset(q["periods"]), rate_adverbs=dict(q["rate_adverbs"]), rate_reach=int(q["rate_reach"]),
+        multiples={k: float(v) for k, v in q["multiples"].items()},
         modality=modality,
         after_article=str(cues["modality"]["after_article"]),
         unreached=frozenset(cues["modality"]["unreached"]),
@@ -191,6 +198,7 @@ def lexicon() -> Lexicon:
         confidence={k: float(v) for k, v in cues["confidence"].items()},
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
         comparative_cues=frozenset(pol["comparative_cues"]), comparison=frozenset(pol["comparison"]),
+        event_order=frozenset(pol["event_order"]), ordering=frozenset(pol["ordering"]),
         persistence=frozenset(pol["persistence"]), delay=(frozenset(pol["delay"]), frozenset(pol["only_then"])),
         synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
         floating=frozenset(mod["floating"]), floaters=frozenset(mod["floaters"]),

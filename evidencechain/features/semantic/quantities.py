@@ -104,6 +104,13 @@ def _quantities(v: View, lex: Lexicon) -> list[Quantity]:
     out, k = [], 0
     while k < len(v):
         w = words[k]
+        if w in lex.multiples:  # 'twice a day': 2 times a day
+            per, per_pos = _rate(v, k + 1, lex, words)
+            if per:
+                out.append(Quantity(lex.multiples[w], lex.multiples[w], "", "time", False, k, None, k, k + 1, k + 1,
+                                    per, per_pos))
+            k += 1
+            continue
         if k in phrases:
             end, mantissa = phrases[k]
         elif w in ORDINALS or (k > 0 and _number(words[k - 1]) is not None and w not in lex.scales) \
