@@ -153,6 +153,8 @@ def test_a_converse_reads_the_name_set_off_after_the_evidence_word():
     ("Engineers could not restore power to the Tolvik estate until the storm passed on Sunday evening.",
      "It was only once the storm passed on Sunday evening that engineers were able to restore power to the "
      "Tolvik estate."),
+    ("The Sallow footbridge did not reopen until June, after its deck was replaced.",
+     "Only in June, once its deck had been replaced, was the Sallow footbridge reopened."),
     # a condition after a comma ('provided') keeps the evidence's 'if'
     ("The Brell Street cinema may reopen next spring if a new tenant is found, the landlord said.",
      "According to the landlord, the Brell Street cinema could reopen next spring, provided a new tenant is found."),
