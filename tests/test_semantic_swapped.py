@@ -7,6 +7,10 @@ from semantic_support import confident_signals
 
 CASTLE = "The north tower of Fellham Castle was built in 1410, and the south tower followed in 1455."
 RACE = "The Tarn half marathon drew 3,100 runners this year, while the accompanying 5 km family run attracted 900."
+SURVEY = ("In the Brenna Vale survey, 58 percent of growers said hail had damaged their orchards.\n\n"
+          "Among town residents, the figure was 21 percent.")
+PORTS = ("Mayor Ilka Varro of Stenby announced a 3 million crown fund for dock repairs.\n\n"
+         "In nearby Holm, Mayor Tavi Brook pledged 400,000 crowns for new ferry shelters.")
 
 
 @pytest.mark.parametrize("evidence, answer, words", [
@@ -14,6 +18,11 @@ RACE = "The Tarn half marathon drew 3,100 runners this year, while the accompany
      {"1410", "1455"}),
     (RACE, "This year 900 runners took part in the Tarn half marathon, with another 3,100 entering the 5 km "
            "family run held alongside it.", {"900", "3,100"}),
+    # two values of two evidence sentences that one answer sentence fuses
+    (SURVEY, "According to the Brenna Vale survey, 21 percent of growers reported hail damage to their orchards, "
+             "compared with 58 percent of town residents.", {"21", "58"}),
+    (PORTS, "Stenby's mayor, Ilka Varro, set aside 400,000 crowns for dock repairs, while in nearby Holm Mayor "
+            "Tavi Brook pledged 3 million crowns for new ferry shelters.", {"400,000", "3 million"}),
 ])
 def test_values_whose_events_moved_are_flagged(evidence, answer, words):
     flagged = {w for c, w, _ in confident_signals(evidence, answer) if c == "recombination"}
@@ -25,6 +34,10 @@ def test_values_whose_events_moved_are_flagged(evidence, answer, words):
     (CASTLE, "The south tower of Fellham Castle followed in 1455, 45 years after the north tower was built in 1410."),
     (RACE, "This year the Tarn half marathon drew 3,100 runners, and 900 took part in the 5 km family run held "
            "alongside it."),
+    (SURVEY, "According to the Brenna Vale survey, 58 percent of growers reported hail damage to their orchards, "
+             "compared with 21 percent of town residents."),
+    (PORTS, "Stenby's mayor, Ilka Varro, set aside 3 million crowns for dock repairs, while in nearby Holm Mayor "
+            "Tavi Brook pledged 400,000 crowns for new ferry shelters."),
     # a range is no pair of events
     ("Researchers reviewed the records of 2.1 million soldiers and reservists who joined up between March 3, 1999 "
      "and June 30, 2004.",
@@ -39,33 +52,6 @@ def test_a_swap_that_keeps_an_event_word_of_each_is_not_read():
     'south' (the second's), so neither value's clause leans to the other's event."""
     assert not confident_signals(CASTLE, "Fellham Castle's south tower was built in 1410, with the north tower "
                                          "completed later, in 1455.")
-
-
-SURVEY = ("In the Brenna Vale survey, 58 percent of growers said hail had damaged their orchards.\n\n"
-          "Among town residents, the figure was 21 percent.")
-PORTS = ("Mayor Ilka Varro of Stenby announced a 3 million crown fund for dock repairs.\n\n"
-         "In nearby Holm, Mayor Tavi Brook pledged 400,000 crowns for new ferry shelters.")
-
-
-@pytest.mark.parametrize("evidence, answer, words", [
-    (SURVEY, "According to the Brenna Vale survey, 21 percent of growers reported hail damage to their orchards, "
-             "compared with 58 percent of town residents.", {"21", "58"}),
-    (PORTS, "Stenby's mayor, Ilka Varro, set aside 400,000 crowns for dock repairs, while in nearby Holm Mayor "
-            "Tavi Brook pledged 3 million crowns for new ferry shelters.", {"400,000", "3 million"}),
-])
-def test_values_swapped_across_two_evidence_sentences_are_flagged(evidence, answer, words):
-    flagged = {w for c, w, _ in confident_signals(evidence, answer) if c == "recombination"}
-    assert flagged == words
-
-
-@pytest.mark.parametrize("evidence, answer", [
-    (SURVEY, "According to the Brenna Vale survey, 58 percent of growers reported hail damage to their orchards, "
-             "compared with 21 percent of town residents."),
-    (PORTS, "Stenby's mayor, Ilka Varro, set aside 3 million crowns for dock repairs, while in nearby Holm Mayor "
-            "Tavi Brook pledged 400,000 crowns for new ferry shelters."),
-])
-def test_values_fused_from_two_sentences_with_their_events_are_left_alone(evidence, answer):
-    assert not confident_signals(evidence, answer)
 
 
 SHOPS = ("Pell Hardware opened its first store in Ketterby in 1988.\n\nA second store followed in Aldmoor in 2005."
