@@ -62,6 +62,7 @@ from .frames import relations
 from .irrealis import governed, intention
 from .lexicon import Lexicon
 from .modality import hits
+from .polarity import prefixed
 from .quantities import rescaled
 from .recombination import bound, clause_alignment, clauses, partitive, values
 from .roles import aside, relation
@@ -194,6 +195,22 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
     return forward, back
+
+
+def _negations(v: View, other: View, lex: Lexicon) -> int:
+    """Negation words in v, and words with a negative prefix whose base `other` has: a reworded flip
+    is read only where the two sentences hold one between them ('Not a single bus went uninspected'
+    for 'Every bus was inspected' holds two)."""
+    return sum(v.word(k) in lex.negation or (prefixed(v.word(k), lex) or "") in other.all_keys for k in range(len(v)))
+
+
+def _ends(v: View, lex: Lexicon) -> frozenset[str]:
+    """The words of v at either end of the quantifier scale ('none', 'all', 'every'): a reworded flip
+    is not read where one sentence has such a word the other lacks ('None of the 40 crew were
+    injured' / 'all 40 of its crew came through unhurt')."""
+    scale = lex.modality["quantifier"]
+    ends = {w for w, level in scale.items() if level in (0, max(scale.values()))} - {"no"}  # 'no longer': a negation
+    return frozenset(v.word(k) for k in range(len(v)) if v.word(k) in ends)
 
 
 def _flanked_by(a: View, s: Signal, home: View) -> bool:
@@ -488,7 +505,9 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     for s in signals:
         compared = False
         forward, back = _restated(a, e, s, lex, others or [])
-        ok = unique and forward >= rule["min_restated"] and back >= rule["min_covered"]
+        ok = unique and back >= rule["min_covered"] and (forward >= rule["min_restated"] or (
+            s.cls == "polarity" and forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
+            and _negations(a, e, lex) + _negations(e, a, lex) == 1 and _ends(a, lex) == _ends(e, lex)))
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, _holder(e, others, s), s):
