@@ -3,7 +3,7 @@ holders ('the Arc costs 129 euros, while the Dome costs 219 euros', 'Marta Ilves
 Jonah Beckett, 38'), and the answer gives one holder the other's value ('the Arc costs 219 euros').
 
 A value of the answer that the source states in a clause X is checked against every value of the
-same kind and unit (or with its unit unsaid: 'versus 9,700') that the answer drops, in a clause Y of the same sentence (or of the answer's
+same kind and unit (or, in a comparison, with its unit unsaid: 'versus 9,700') that the answer drops, in a clause Y of the same sentence (or of the answer's
 aligned sentence): the answer follows Y when it shares more of what tells Y from X, decided in
 this order, the first that tells one from the other: the people named (NER), the capitalised names,
 the modifiers of a noun both clauses have ('full-time staff' / 'part-time staff', 'home games' / 'away
@@ -126,6 +126,12 @@ def _modifiers(v: View, ks: list[int]) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
+def _compared(v: View, y: Amount, lex: Lexicon) -> bool:
+    """A value in a comparison, whose unit the value it is compared with gives ('versus 9,700')."""
+    k = min(y.positions)
+    return any(v.word(j) in lex.comparisons for j in range(max(0, k - 3), k))
+
+
 def _compatible(u: str, v: str) -> bool:
     """Units that may name one amount: equal, or one of them unsaid ('52' / '52 years old')."""
     return not u or not v or u == v
@@ -178,7 +184,7 @@ def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signa
             if s is not e:
                 rivals += [(e, y) for y in values_with_units(e, lex)]
             for t, y in rivals:
-                if y.key in my_keys or not _compatible(y.unit, home.unit) or y.key.endswith(" year") != x.key.endswith(" year") \
+                if y.key in my_keys or not (y.unit == home.unit or (not y.unit and _compared(t, y, lex))) or y.key.endswith(" year") != x.key.endswith(" year") \
                         or (t is s and own[0] <= y.positions[0] < own[1]):
                     continue
                 if not y.unit and partitive(t, [t.word(k) for k in y.positions], [s.word(k) for k in home.positions]):
