@@ -3,9 +3,10 @@ holders ('the Arc costs 129 euros, while the Dome costs 219 euros', 'Marta Ilves
 Jonah Beckett, 38'), and the answer gives one holder the other's value ('the Arc costs 219 euros').
 
 A value of the answer that the source states in a clause X is checked against every value of the
-same kind and unit (or, in a comparison, with its unit unsaid: 'versus 9,700') that the answer drops, in a clause Y of the same sentence (or of the answer's
-aligned sentence): the answer follows Y when it shares more of what tells Y from X, decided in
-this order, the first that tells one from the other: the people named (NER), the capitalised names,
+same kind and unit (or, in a comparison, with its unit unsaid: 'versus 9,700') that the answer
+drops, in a clause Y of the same sentence (or of the answer's aligned sentence): the answer follows Y
+when it shares more of what tells Y from X, decided in this order, the first that tells one from the
+other: the people named (NER), the capitalised names,
 the modifiers of a noun both clauses have ('full-time staff' / 'part-time staff', 'home games' / 'away
 games'), the two content words on each side of the value, the clause's content words. A comparison
 ('..., compared to $31,000 for part-time staff', 'versus 9,700 for its away games') is a clause of its
@@ -115,7 +116,7 @@ def _modifiers(v: View, ks: list[int]) -> frozenset[tuple[str, str]]:
     out, doc = set(), v.doc
     for k in ks:
         j = k - 1
-        if j < 0 or not v.content(j) or v.doc.like_num[v.idx[j]]:
+        if j < 0 or not v.content(j) or doc.like_num[v.idx[j]]:
             continue
         words = [j]
         while j >= 2 and v.word(j - 1) in ("-", "–") and doc.ends[v.idx[j - 2]] == doc.starts[v.idx[j - 1]] \
@@ -126,9 +127,9 @@ def _modifiers(v: View, ks: list[int]) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
-def _compared(v: View, y: Amount, lex: Lexicon) -> bool:
-    """A value in a comparison, whose unit the value it is compared with gives ('versus 9,700')."""
-    k = min(y.positions)
+def in_comparison(v: View, k: int, lex: Lexicon) -> bool:
+    """Whether the value at position k stands in a comparison ('versus 9,700', 'compared to $31,000'),
+    whose unit and slot are those of the value it is compared with."""
     return any(v.word(j) in lex.comparisons for j in range(max(0, k - 3), k))
 
 
@@ -184,7 +185,8 @@ def rebound(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signa
             if s is not e:
                 rivals += [(e, y) for y in values_with_units(e, lex)]
             for t, y in rivals:
-                if y.key in my_keys or not (y.unit == home.unit or (not y.unit and _compared(t, y, lex))) or y.key.endswith(" year") != x.key.endswith(" year") \
+                same_unit = y.unit == home.unit or (not y.unit and in_comparison(t, min(y.positions), lex))
+                if y.key in my_keys or not same_unit or y.key.endswith(" year") != x.key.endswith(" year") \
                         or (t is s and own[0] <= y.positions[0] < own[1]):
                     continue
                 if not y.unit and partitive(t, [t.word(k) for k in y.positions], [s.word(k) for k in home.positions]):

@@ -58,6 +58,7 @@ from dataclasses import replace
 
 from .align import View, alignment, asides, frames, neighbours
 from .base import Signal
+from .binding import in_comparison
 from .frames import relations
 from .irrealis import governed, intention
 from .lexicon import Lexicon
@@ -407,13 +408,6 @@ def _occurrences(v: View, words: list[str]) -> list[tuple[int, int]]:
             if all(v.word(k + i) == w for i, w in enumerate(words))]
 
 
-def _compared(e: View, s: Signal, lex: Lexicon) -> bool:
-    """The evidence's value stands in a comparison that shares the slot of the value it is compared
-    with ('compared to $31,000 for part-time staff'): its slot words are that value's."""
-    return any(e.word(j) in lex.comparisons for i, _ in _occurrences(e, s.evidence.lower().split())
-               for j in range(max(0, i - 3), i))
-
-
 def _same_slot(a: View, e: View, s: Signal, own_too: bool = True) -> bool:
     """The answer's words stand where the evidence's words stand: the content word next to them
     is the one next to the evidence's words on one side at least, and (`own_too`) not also the one
@@ -521,7 +515,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             ok = True
         if s.confident:  # decided by its class's own test (recombination.clause_recombined, binding.rebound)
             holder = _holder(e, others, s)
-            compared = _compared(holder, s, lex)  # its slot is the compared value's, which the answer keeps
+            # a compared value's slot is the value's it is compared with, which the answer keeps
+            compared = any(in_comparison(holder, i, lex) for i, _ in _occurrences(holder, s.evidence.lower().split()))
             ok = _distinct(a, s) and (compared or _same_slot(a, holder, s, own_too=False))
         elif ok and s.cls == "antonym":
             ok = "roles" not in classes and not _converse(a, e, s)
