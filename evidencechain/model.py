@@ -27,6 +27,7 @@ from .detectors import (
     choose_threshold,
     feature_families,
     make_detector,
+    reads_training_claims,
 )
 from .errors import ConfigError, ModelError, did_you_mean
 from .features import FeatureConfig, FeatureExtractor, FeatureTables, configure, feature_columns
@@ -136,10 +137,14 @@ class EvidenceChain:
         """`fit`, returning the calibration corpus's feature tables (`transform(calibration)`:
         `score_tables` of them scores it without computing its features again). `extractor`:
         one `fit_extractor(train)` made already, and `calibration_tables`: what gives its
-        `transform(calibration)` once the training tables are made (both made meanwhile elsewhere)."""
+        `transform(calibration)` once the training tables are made (both made meanwhile elsewhere).
+        The training answers' claim triplets are extracted only where a detector reads them
+        (`reads_training_claims`)."""
         self.extractor = extractor or self.fit_extractor(train, progress)
         needs_tokens = any(DETECTORS[n].tags()["needs_tokens"] for n in self.detector_names)
-        tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels)
+        claims = None if reads_training_claims(self.detector_names) else set()
+        tr = self.extractor.transform(train, progress, with_tokens=needs_tokens and train.span_labels,
+                                      claims_for=claims)
         ca = calibration_tables() if calibration_tables is not None else \
             self.extractor.transform(calibration, progress, with_tokens=calibration.span_labels)
         self.fit_detectors(tr, corpus=train.name).calibrate(ca, calibration.span_labels)

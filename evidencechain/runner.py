@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from .config import ExperimentConfig
 from .data.load import SplitCorpus, load_split_corpus
-from .detectors import DETECTORS, feature_families
+from .detectors import feature_families, reads_training_claims
 from .detectors import provenance as prov
 from .detectors.response_methods import Part, ProvenanceFamily, length_scores
 from .errors import InputError
@@ -265,13 +265,9 @@ def run(config: ExperimentConfig, out_dir: str | Path | None = None, progress: b
 
 def claim_answers(config: ExperimentConfig, units: list[Unit]) -> dict[str, set[str]] | None:
     """Per corpus, the answers whose claim triplets some unit reads: those it calibrates on or
-    scores (the detectors reading claims learn nothing from training answers, so claims are not
-    extracted for answers that are only trained on). None (every answer) when a detector that
-    reads claims is fitted on them, or when the learned checker checks the claims: its
-    probabilities move in the last float bits with the other pairs of their batch, so checking
-    fewer pairs could, on a near tie, change a verdict."""
-    tags = [DETECTORS[n].tags() for n in config.detectors.names if n in DETECTORS]
-    if any(t["needs_claims"] and (t["supervised"] or t["needs_checker"]) for t in tags):
+    scores; None (every answer) where a detector reads the claims of its training answers
+    (`reads_training_claims`)."""
+    if reads_training_claims(config.detectors.names):
         return None
     out: dict[str, set[str]] = {}
     for unit in units:

@@ -49,6 +49,16 @@ def feature_families(names, detector_params: dict | None = None) -> set[str]:
     return needed
 
 
+def reads_training_claims(names) -> bool:
+    """Whether a detector of `names` reads the claim triplets of the answers it is fitted on: one
+    that reads claims and is fitted, or whose claims the learned checker checks (its probabilities
+    move in the last float bits with the other pairs of their batch, so checking fewer pairs could,
+    on a near tie, change a verdict). Otherwise claims are extracted only for the answers a model
+    calibrates on or scores (`FeatureExtractor.transform`'s `claims_for`)."""
+    tags = [DETECTORS[n].tags() for n in names if n in DETECTORS]
+    return any(t["needs_claims"] and (t["supervised"] or t["needs_checker"]) for t in tags)
+
+
 def make_detector(name: str, random_state: int = 17, **params) -> Method:
     """Instantiate a method by its published name (e.g. 'EvidenceChain_RF'); `random_state`
     goes to the methods that take one."""
@@ -81,6 +91,7 @@ __all__ = [
     "choose_threshold",
     "clone",
     "make_detector",
+    "reads_training_claims",
     "max_f1_threshold",
     "feature_families",
 ]

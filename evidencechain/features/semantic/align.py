@@ -35,8 +35,19 @@ class View:
     def __len__(self) -> int:
         return len(self.idx)
 
+    @cached_property
+    def words(self) -> list[str]:
+        lower = self.doc.lower
+        return [lower[i] for i in self.idx]
+
+    @cached_property
+    def contents(self) -> list[bool]:
+        """Per token: neither punctuation nor a stop word (`content`)."""
+        punct, stop = self.doc.is_punct, self.doc.is_stop
+        return [not punct[i] and not stop[i] for i in self.idx]
+
     def word(self, k: int) -> str:
-        return self.doc.lower[self.idx[k]]
+        return self.words[k]
 
     def lemma(self, k: int) -> str:
         return self.doc.lemma[self.idx[k]]
@@ -45,8 +56,7 @@ class View:
         return self.doc.token_text(int(self.idx[k]))
 
     def content(self, k: int) -> bool:
-        i = self.idx[k]
-        return not self.doc.is_punct[i] and not self.doc.is_stop[i]
+        return self.contents[k]
 
     def punct(self, k: int) -> bool:
         return bool(self.doc.is_punct[self.idx[k]])
@@ -66,6 +76,11 @@ class View:
     def content_keys(self) -> frozenset[str]:
         return frozenset().union(*(self.keys(k) for k in range(len(self)) if self.content(k))) \
             if len(self) else frozenset()
+
+    @cached_property
+    def content_key_list(self) -> list[frozenset[str]]:
+        """The `keys` of each content word, in order."""
+        return [self.keys(k) for k in range(len(self)) if self.content(k)]
 
     def has(self, k_other: frozenset[str]) -> bool:
         return bool(k_other & self.all_keys)
@@ -177,10 +192,11 @@ def frames(v: View, parts: list[tuple[int, int]], relative: frozenset[str]) -> l
 
 def alignment(answer: View, evidence: View) -> float:
     """Share of the answer's content words (by lemma or stem) that the evidence sentence has."""
-    ks = [k for k in range(len(answer)) if answer.content(k)]
+    ks = answer.content_key_list
     if not ks:
         return 0.0
-    return sum(bool(answer.keys(k) & evidence.content_keys) for k in ks) / len(ks)
+    found = evidence.content_keys
+    return sum(not x.isdisjoint(found) for x in ks) / len(ks)
 
 
 def best_evidence(answer: View, evidence: list[View]) -> tuple[View | None, float]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .align import View
+from .align import View, remembered
 
 _PERSON = "PERSON"
 
@@ -41,6 +41,10 @@ class Name:
 def names(v: View, c: Cues) -> list[Name]:
     """Runs of capitalised content words (titles, sentence-initial words outside an entity and months
     next to a number left out), each marked whether the parser tags it a person or a title opens it."""
+    return remembered(v, ("names", c), lambda: _names(v, c))
+
+
+def _names(v: View, c: Cues) -> list[Name]:
     doc = v.doc
     people = [(s, t) for s, t, label in doc.entities or () if label == _PERSON]
     entity = [(s, t) for s, t, _ in doc.entities or ()]

@@ -67,7 +67,7 @@ def condition(v: View, k: int, lex: Lexicon) -> int | None:
     event that', ', provided'), or None."""
     if k > 0 and _token(v, k) in lex.comma_conditionals and _token(v, k - 1) == ",":
         return k + 1
-    return max((k + len(w) for w in lex.conditionals if all(_token(v, k + i) == x for i, x in enumerate(w))),
+    return max((k + len(w) for w in lex.conditionals_by_first.get(_token(v, k), ()) if all(_token(v, k + i) == x for i, x in enumerate(w))),
                default=None)
 
 

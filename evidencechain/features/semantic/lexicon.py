@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 
 _SUFFIXES = ("ing", "ed", "es", "s", "e")
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem that makes 'reduce', 'reduced', 'reduces' and 'reducing' meet."""
     w = word.lower()
@@ -107,6 +108,7 @@ class Lexicon:
     min_steps: dict[str, int] = field(default_factory=dict)
     """Scale -> the fewest levels a confident shift climbs (1 where not listed)."""
     participles: frozenset[str] = frozenset()
+    """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
     floating: frozenset[str] = frozenset()
     """Auxiliaries after which a quantifier floats off its subject ('have all replaced')."""
     floaters: frozenset[str] = frozenset()
@@ -129,7 +131,23 @@ class Lexicon:
     clausal: frozenset[str] = frozenset()
     """Governors whose that-clause is an event not real ('recommended that the hospital close')."""
     subject_reach: int = 0
-    """Past participles that end in neither -ed nor -en ('led by', 'won by')."""
+    """Tokens after a noun within which the 'be' of its passive is looked for (`irrealis.passive_after`)."""
+
+    @cached_property
+    def idioms_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """`idioms` by their first word, each list in `idioms`' order."""
+        return _by_first(self.idioms)
+
+    @cached_property
+    def conditionals_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        return _by_first(sorted(self.conditionals))
+
+
+def _by_first(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for words in phrases:
+        out.setdefault(words[0], []).append(words)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _read(name: str) -> str:

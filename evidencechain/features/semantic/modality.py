@@ -136,7 +136,7 @@ def _hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
                 out.append(Hit(k, k + 1, scale[v.word(k)], subject))
             k += 1
             continue
-        idiom = next((len(w) for w in lex.idioms if w[0] == v.word(k) and _at(v, k, w)), 0)
+        idiom = next((len(w) for w in lex.idioms_by_first.get(v.word(k), ()) if _at(v, k, w)), 0)
         if idiom > 1 and v.word(k + idiom - 1) in scale and _token(v, k + idiom) == "of":
             k += idiom - 1  # 'at most of the stops', 'after all of them': the quantifier of a part
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .align import View, alignment
+from .align import View, alignment, remembered
 from .base import Signal
 from .lexicon import Lexicon
 from .quantities import quantities
@@ -34,6 +34,10 @@ class Value:
 
 def values(v: View, lex: Lexicon) -> list[Value]:
     """Numbers (with their unit as their kind) and named entities of a sentence."""
+    return remembered(v, ("values", id(lex)), lambda: _values(v, lex))
+
+
+def _values(v: View, lex: Lexicon) -> list[Value]:
     out, taken = [], set()
     for q in quantities(v, lex):
         if v.word(q.number_pos) == "one":
@@ -153,6 +157,10 @@ def clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool = False) -> lis
     (cues.toml [clauses]); a piece with fewer than two words and values, or without a content word
     outside its values and without a light verb, joins the clause before it (the next one when it
     is the first); a relative clause opened after a comma closes at the next comma. `sure`: a conjunction ('and') starts a clause only after a comma."""
+    return remembered(v, ("clauses", tuple(vals), id(lex), sure), lambda: _clauses(v, vals, lex, sure))
+
+
+def _clauses(v: View, vals: list[Value], lex: Lexicon, sure: bool) -> list[tuple[int, int]]:
     cuts = [0] + [k for k in range(1, len(v)) if v.word(k) in lex.clause_breaks
                   and not (sure and v.word(k) in lex.conjunctions and v.word(k - 1) != ",")]
     for k in list(cuts):  # ', who became director in 2016, had joined': the relative clause ends at its comma

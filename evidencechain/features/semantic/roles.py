@@ -93,6 +93,13 @@ def _apposition_start(v: View, j: int, names: dict) -> int | None:
 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
+    """`_found_names` of v, once per view (read only)."""
+    if "names" not in v.memo_:
+        v.memo_["names"] = _found_names(v)
+    return v.memo_["names"]
+
+
+def _found_names(v: View) -> dict[int, tuple[int, ...]]:
     """Position of every token inside a named entity -> the positions of its whole entity; a run of
     capitalised words inside the sentence is one name too, with the entities it starts from ('Quorvant',
     which the parser did not tag; 'Bexley Town', where it tagged 'Bexley')."""
