@@ -62,3 +62,33 @@ def test_claims_checked_by_the_learned_checker_are_extracted_for_every_answer(au
     units = plan_units(config, corpora)
     config.detectors.names = [*config.detectors.names, "RefChecker_NLI"]
     assert claim_answers(config, units) is None
+
+
+def test_a_model_fits_without_its_training_answers_claims_and_scores_the_same(monkeypatch):
+    from evidencechain.data.splits import split_corpus
+    from evidencechain.detectors import reads_training_claims
+    from evidencechain.model import EvidenceChain
+
+    parts = split_corpus(generate_audit_corpus(17, 1), 0.2, 17)
+    names = ("Lexical", "RefChecker", "EvidenceChain_LR")
+    assert not reads_training_claims(names) and reads_training_claims([*names, "RefChecker_NLI"])
+    asked = []
+    transform = FeatureExtractor.transform
+
+    def spy(self, corpus, *args, claims_for=None, **kwargs):
+        asked.append((corpus.name, claims_for))
+        return transform(self, corpus, *args, claims_for=claims_for, **kwargs)
+
+    def fitted(skip: bool) -> EvidenceChain:
+        monkeypatch.setattr("evidencechain.model.reads_training_claims", lambda _: not skip)
+        model = EvidenceChain(names, "EvidenceChain_LR", FeatureConfig(pipeline="blank"), 17, cache=ParseCache(None))
+        return model.fit(parts["train"], parts["calibration"], progress=False)
+
+    monkeypatch.setattr(FeatureExtractor, "transform", spy)
+    skipped = fitted(True)
+    assert asked[0] == (parts["train"].name, set()) and asked[1][1] is None  # calibration: every answer
+    whole = fitted(False)
+    assert asked[2] == (parts["train"].name, None)
+    assert skipped.thresholds == whole.thresholds
+    a, b = (m.score(parts["test"], progress=False).sentences for m in (skipped, whole))
+    assert a.equals(b)
