@@ -101,6 +101,22 @@ CUES = [
     ("The organisers said the band might play the Harrow festival next year.",
      "The organisers said the band is going to play the Harrow festival next year.", "going",
      "The organisers said the band may play the Harrow festival next year."),
+    # an allegation or a plan stated as proved or done
+    ("Auditors alleged that the Tolby festival's former director, Ines Maro, moved 8,000 euros into her own account.",
+     "Auditors proved that the Tolby festival's former director, Ines Maro, moved 8,000 euros into her own account.",
+     "proved",
+     "The Tolby festival's former director, Ines Maro, is alleged by auditors to have moved 8,000 euros into her "
+     "own account."),
+    ("The Tolby festival's treasurer is alleged to have taken 3,000 euros from the ticket fund.",
+     "The Tolby festival's treasurer has been found to have taken 3,000 euros from the ticket fund.", "found",
+     "The Tolby festival's treasurer allegedly took 3,000 euros from the ticket fund."),
+    ("The Wenlow Trust plans to rebuild the footbridge at Carrow Mill, subject to a grant.",
+     "The rebuilding of the footbridge at Carrow Mill has been carried out by the Wenlow Trust.", "carried",
+     "The Wenlow Trust intends to rebuild the footbridge at Carrow Mill if it gets a grant."),
+    # a fronted partitive: the quantifier after it bears on its noun
+    ("Most of the 140 moth species caught in the Pellow Wood traps were night fliers.",
+     "Of the 140 moth species caught in the Pellow Wood traps, only a few were night fliers.", "few",
+     "Of the 140 moth species caught in the Pellow Wood traps, most were night fliers."),
 ]
 
 

@@ -107,3 +107,18 @@ def test_quantities_read_number_words_units_and_rates(text, value, unit, per):
     doc, = parse_texts([text], progress=False)
     q = quantities(sentence_views(doc)[0], lexicon())[0]
     assert (q.value, q.unit, q.per) == (value, unit, per)
+
+
+CLINIC = ("passage 1: The Ardle health centre opened in 2014 on Mill Lane.\n\n"
+          "passage 2: Its manager, Dr. Ola Brandt, said the centre now treats around 900 patients a month.")
+
+
+def test_a_period_changed_in_a_sentence_fusing_two_passages_is_flagged():
+    """The same number before another period, in a sentence whose other words all come from the source:
+    its amount is restated, its kind is changed."""
+    wrong = ("According to its manager, Dr. Ola Brandt, the Ardle health centre on Mill Lane now treats around "
+             "900 patients a week.")
+    assert ("quantity", "week", "month") in confident_signals(CLINIC, wrong)
+    faithful = ("According to its manager, Dr. Ola Brandt, the Ardle health centre on Mill Lane now treats around "
+                "900 patients every month.")
+    assert not confident_signals(CLINIC, faithful)

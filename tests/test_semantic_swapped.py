@@ -67,3 +67,23 @@ def test_a_value_moved_in_a_sentence_fusing_three_is_flagged():
     faithful = ("Pell Hardware, which now employs 95 people, opened its first store in Ketterby in 1988 and later "
                 "added a second store in Aldmoor.")
     assert not confident_signals(SHOPS, faithful)
+
+
+GOALS = "Mira Oduya scored twice for Tellam in the first half, and Jana Price added a third after the break."
+
+
+def test_two_names_whose_facts_are_exchanged_are_flagged():
+    """Names as values (runs of capitalised words, whatever kind the tagger gives each): each name's
+    clause brings the other's event words along."""
+    answer = "Jana Price struck twice for Tellam before half-time, and Mira Oduya added a third goal after the break."
+    assert {w for c, w, _ in confident_signals(GOALS, answer) if c == "recombination"} == {"Jana Price", "Mira Oduya"}
+    faithful = "After the break Jana Price added a third, following Mira Oduya's two first-half goals for Tellam."
+    assert not confident_signals(GOALS, faithful)
+    reordered = "Mira Oduya struck twice for Tellam before half-time, and Jana Price added a third goal after the break."
+    assert not confident_signals(GOALS, reordered)
+
+
+def test_the_subject_of_two_clauses_keeps_the_one_an_answer_states():
+    evidence = ("Tarn Bakery will be paying for the village fete and providing gift boxes, Corran Mugs and paper "
+                "hats for the event.")
+    assert not confident_signals(evidence, "Tarn Bakery will provide gift boxes, Corran Mugs and hats for the event.")

@@ -101,6 +101,7 @@ def _unaligned(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
     if nearest is None:
         return []
     found = [s for s in clause_recombined(answer, nearest, evidence.sentences, lex) if _plain_value(answer, s)]
+    found += quantity_conflicts(answer, nearest, lex, evidence.sentences)
     out = mark_confident(found, answer, nearest, lex, evidence.sentences)
     taken = {t for s in out for t in s.tokens}
     return out + [s for s in swapped_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]

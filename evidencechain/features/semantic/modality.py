@@ -208,11 +208,14 @@ def _same_place(a: View, h: Hit, e: View, g: Hit) -> bool:
 
 
 def _clause_keys(v: View, h: Hit, lex: Lexicon) -> frozenset[str]:
-    """Keys of the content words of the hit's clause, both sides of it."""
+    """Keys of the content words of the hit's clause, both sides of it, with a fronted partitive
+    that opens the sentence ('Of the 200 species recorded, only a few were migrants')."""
     out, j = set(), h.lo - 1
     while j >= 0 and not v.punct(j) and v.word(j) not in lex.clause_breaks:
         out |= v.keys(j) if v.content(j) else set()
         j -= 1
+    if j > 0 and v.word(j) == "," and v.word(0) == "of" and not any(v.punct(i) for i in range(1, j)):
+        out.update(*(v.keys(i) for i in range(1, j) if v.content(i)))
     return frozenset(out).union(*_following(v, h, lex))
 
 
@@ -253,12 +256,13 @@ def _kept(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
 
 def _hedged(a: View, k: int, mine: list[Hit], top: int, lex: Lexicon) -> bool:
     """Whether the answer's word at k keeps a hedge: a scale word below `top` anywhere, or an
-    auxiliary before it in its clause ('so that larger ships can dock' hedges 'dock', not 'dredged')."""
+    auxiliary or an attributing hedge before it in its clause ('so that larger ships can dock' hedges
+    'dock', not 'dredged'; 'allegedly took' keeps 'is alleged to have taken')."""
     if any(h.level < top for h in mine):
         return True
     j = k - 1
     while j >= 0 and k - j <= lex.cue_reach and not a.punct(j):
-        if a.word(j) in lex.auxiliaries:
+        if a.word(j) in lex.auxiliaries or a.word(j) in lex.attribution:
             return True
         j -= 1
     return False

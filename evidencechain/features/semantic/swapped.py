@@ -21,6 +21,7 @@ from itertools import combinations
 from .align import View, alignment
 from .base import Signal
 from .frame_clauses import frame_cues, opening_scene
+from .holder_names import cues, names
 from .lexicon import Lexicon
 from .recombination import Value, bound, clauses, own_clause, values
 
@@ -34,12 +35,22 @@ MIN_APART = 3
 
 
 _KINDS = frozenset({"year", "number"})
+NAME = "name"
 """Kinds of values read here: dates and amounts. Names in lists and appositions ('Iraq, Afghanistan
 and Pakistan', 'X and his dad, Y') moved on faithful summaries."""
 
 
 def _values(v: View, lex: Lexicon) -> list[Value]:
     return [x for x in values(v, lex) if not (x.kind in ("year", "number") and bound(v, x.positions, lex))]
+
+
+def _names(v: View, lex: Lexicon) -> list[Value]:
+    """The names of a sentence as values of kind 'name': runs of capitalised words (`holder_names`,
+    whatever kind the tagger gives them, which varies between two sentences) outside its dates and
+    amounts."""
+    numeric = {k for x in _values(v, lex) if x.kind in _KINDS for k in x.positions}
+    return [Value(" ".join(v.word(k) for k in range(n.lo, n.hi)), NAME, tuple(range(n.lo, n.hi)))
+            for n in names(v, cues()) if not numeric.intersection(range(n.lo, n.hi)) and not n.words & cues().months]
 
 
 def _span(v: View, x: Value, parts, lex: Lexicon, commas: bool = False) -> tuple[int, int]:
@@ -74,7 +85,16 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
         ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
         if ex_span != ey_span and _apart(e, x, y):
             pairs.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
-    return _swaps(a, pairs, lex)
+    named = _names(e, lex)
+    taken |= {k for x in named for k in x.positions}
+    by_name = []
+    for x, y in combinations(named, 2):
+        if x.key == y.key or sum(z.key == x.key for z in named) > 1 or sum(z.key == y.key for z in named) > 1:
+            continue
+        ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
+        if ex_span != ey_span and _apart(e, x, y):
+            by_name.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
+    return _swaps(a, pairs, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True)
 
 
 def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
@@ -101,13 +121,20 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
     return _swaps(a, pairs, lex, least=MIN_MOVED)
 
 
-def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1) -> list[Signal]:
+def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1,
+           names_too: bool = False) -> list[Signal]:
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
-    the value, its clause span, the positions of that sentence's values)."""
+    the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
+    names (`_names`), whose words are no anchors either, and each name's clause must lean to the other's
+    event ('BK will provide gift bags, Mason Jars and crowns' for 'BK will be paying for the wedding and
+    providing gift bags, Mason Jars and crowns': the subject of both clauses keeps the one it states)."""
     if not pairs:
         return []
     mine = _values(a, lex)
     a_parts, a_taken = clauses(a, mine, lex), {k for y in mine for k in y.positions}
+    if names_too:
+        mine = _names(a, lex)
+        a_taken |= {k for y in mine for k in y.positions}
 
     def once(x: Value) -> list[Value]:
         return [y for y in mine if (y.key, y.kind) == (x.key, x.kind)]
@@ -134,7 +161,9 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
             continue
         kx, ky = count(ax_span, own_x), count(ay_span, own_y)
         cross_x, cross_y = count(ax_span, own_y), count(ay_span, own_x)
-        if (cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx) and cross_x + cross_y >= least:
+        leans = cross_x > kx and cross_y > ky if names_too else \
+            cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx
+        if leans and cross_x + cross_y >= least:
             for z, (v, other, _, _) in ((ax[0], sy), (ay[0], sx)):
                 if z.positions not in flagged:
                     flagged.add(z.positions)
