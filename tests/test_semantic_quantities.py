@@ -102,6 +102,7 @@ def test_the_error_is_flagged_and_its_equivalent_is_not(evidence, error, cls, wo
     ("Prices rose 3 percentage points.", 3, "point", ""),
     ("Divers raised a 450-kilogram bell.", 450, "kilogram", ""),
     ("She ran a 10-kilometre race.", 10, "kilometer", ""),
+    ("The Class of '92 can't help but dream.", 92, "", ""),  # 'ca' of "can't" names no centi-annum
 ])
 def test_quantities_read_number_words_units_and_rates(text, value, unit, per):
     doc, = parse_texts([text], progress=False)
@@ -122,3 +123,9 @@ def test_a_period_changed_in_a_sentence_fusing_two_passages_is_flagged():
     faithful = ("According to its manager, Dr. Ola Brandt, the Ardle health centre on Mill Lane now treats around "
                 "900 patients every month.")
     assert not confident_signals(CLINIC, faithful)
+
+
+def test_a_rate_whose_period_moved_to_its_noun_is_left_alone():
+    assert not confident_signals("Osk Farm's daily feed allowance for each calf is 310-320 g per day.\n\n"
+                                 "Calves are weighed weekly.",
+                                 "Each calf at Osk Farm, weighed weekly, gets a daily feed allowance of 310-320g.")

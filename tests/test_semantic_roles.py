@@ -48,6 +48,11 @@ def test_a_frame_is_read_from_the_marker_nearest_its_party_that_makes_one():
      "Herons captain Dario Pinsent scored 22 points in the final.",
      "The Saltry Herons, whose captain Dario Pinsent scored 22 points, defeated the Cobbleton Foxes by four "
      "points in the regional final.", "defeated"),
+    # a frame whose second party follows the object ('took over the museum from X')
+    ("passage 1: Osk Lindqvist was succeeded by Mira Holm as head of the Tarrow Museum in 2018.\n\n"
+     "passage 2: Lindqvist had run the museum for twelve years.",
+     "In 2018 Osk Lindqvist took over the Tarrow Museum from Mira Holm, who had run it for twelve years.",
+     "Lindqvist"),
 ])
 def test_a_swap_through_frames_is_confident(evidence, answer, words):
     found = confident_signals(evidence, answer)
@@ -64,6 +69,9 @@ def test_a_swap_through_frames_is_confident(evidence, answer, words):
      "The Keld Wolves were knocked out of the cup by the Dunmore Lions."),
     ("Hanne Vos succeeded Piet Lamm as head of the Orrin museum in 2019.",
      "In 2019 Piet Lamm was succeeded as head of the Orrin museum by Hanne Vos."),
+    ("passage 1: Osk Lindqvist was succeeded by Mira Holm as head of the Tarrow Museum in 2018.\n\n"
+     "passage 2: Lindqvist had run the museum for twelve years.",
+     "In 2018 Mira Holm took over the Tarrow Museum from Osk Lindqvist, who had run it for twelve years."),
     ("The Fenwick Rangers drew 2-2 with the Castor Blues on Sunday.",
      "On Sunday the Castor Blues drew 2-2 with the Fenwick Rangers."),
     ("The Tarrow Post interviewed the minister Ada Quist on Monday.",
@@ -74,3 +82,19 @@ def test_a_swap_through_frames_is_confident(evidence, answer, words):
 ])
 def test_a_frame_paraphrase_is_left_alone(evidence, answer):
     assert not [x for x in confident_signals(evidence, answer) if x[0] == "roles"]
+
+
+CHESS = "In the county chess final, Petra Voll defeated the defending champion Ines Garr in 38 moves."
+
+
+@pytest.mark.parametrize("answer", [
+    "The county chess final saw the defending champion, Ines Garr, defeat Petra Voll in 38 moves.",
+    "It took 38 moves for Ines Garr, the defending champion, to defeat Petra Voll in the county chess final.",
+])
+def test_a_party_set_off_by_commas_is_the_verbs_argument(answer):
+    """A name that is itself the apposition ('the champion, Ines Garr, defeat'), and the subject of an
+    infinitive after 'for' ('for Ines Garr, the champion, to defeat'), are the relation's first party."""
+    assert any(c == "roles" and "Ines Garr" in w for c, w, _ in confident_signals(CHESS, answer))
+    faithful = answer.replace("Ines Garr", "@").replace("Petra Voll", "Ines Garr").replace("@", "Petra Voll")
+    faithful = faithful.replace("the defending champion", "the challenger")
+    assert not [x for x in confident_signals(CHESS, faithful) if x[0] == "roles"]

@@ -509,10 +509,11 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         if not ok and s.cls == "quantity" and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _anchored(a, _holder(e, others, s), s):
             ok = True  # the same number with another unit or period ('12 students' / '12 percent')
-        if not ok and s.cls == "quantity":  # ... in a sentence that fuses several: its words are the source's
-            holder = _holder(e, others, s)
+        if not ok and s.cls == "quantity" and not {a.doc.lower[t] for t in s.tokens} <= set(s.evidence.lower().split()):
+            holder = _holder(e, others, s)  # ... in a sentence fusing several, whose words are the source's
             ok = _from_source(a, holder, s, source, lex) >= rule["min_restated"] and _anchored(a, holder, s) \
                 and _restated(a, holder, s, lex, others or [])[1] >= rule["min_covered_mixed"]
+            # not a rate's period left out ('310-320mg' for '310-320 mg per day', a daily allowance)
         if not ok and s.cls in _FUSED_OK and not _quantifier_cue(a, s, lex) \
                 and (s.cls != "quantity" or rescaled(s, lex)) and back >= rule["min_covered"] \
                 and _from_source(a, e, s, source, lex) >= rule["min_restated"] and _fused(a, e, s, others or [e], lex):

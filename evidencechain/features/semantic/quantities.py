@@ -66,6 +66,8 @@ def _unit(v: View, k: int, lex: Lexicon, words: list[str], texts: list[str]) -> 
         return "percent", True, 1 + (w == "per")
     if w in lex.currency:
         return lex.currency[w], True, 1
+    if k + 1 < len(v) and words[k + 1] in ("n't", "n’t"):  # "'92 can't": 'ca' is no centi-annum
+        return "", False, 0
     found = unit_at(words, k, texts)
     if found:
         return found[0], True, found[1]

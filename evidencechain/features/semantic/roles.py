@@ -36,7 +36,7 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
     two shared names ('sold the Seaview bakery to Jonah Reyes': the bakery, then the buyer), else
     the nearest shared content word; `nearest`: that word too, in order of distance (a listed
     relation's party that is no name: 'sued a group of farmers over pollution in the Esk')."""
-    j, first, found = k + step, None, []
+    j, first, found, infinitive = k + step, None, [], False
     while 0 <= j < len(v) and len(found) < 2:
         if v.punct(j) and v.word(j) not in ("'s", "-"):
             if step > 0 and not found and first is None and (closing := _aside_end(v, j)) is not None:
@@ -47,11 +47,12 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
                 if opened is None:
                     break  # 'its smaller rival, Pemberly Freight': a name in apposition is the argument
                 j = opened  # 'The Halvard Trust, a family foundation based in Leeford, is sponsored by'
+                infinitive = v.word(k - 1) == "to"  # 'for Dara Fenn, the champion, to defeat': the infinitive's subject
                 continue
             first = None
         if v.keys(j) & shared and (v.content(j) or j in names):
             if j in names:
-                if step < 0 and _inside(v, min(names[j])):
+                if step < 0 and _inside(v, min(names[j])) and not (infinitive and v.word(min(names[j]) - 1) == "for"):
                     j = min(names[j]) - 1  # 'a charge for the centre of Lowden Cross': a noun's, not the verb's
                     continue
                 if not any(j in names[f] for f in found):
@@ -87,6 +88,8 @@ def _apposition_start(v: View, j: int, names: dict) -> int | None:
     i = j - 1
     while i > 0 and not v.punct(i):
         i -= 1
+    if i >= 1 and v.word(i) == "," and j - 1 in names and min(names[j - 1]) == i + 1:
+        return j - 1  # 'the defending champion, Liesl Umbra, defeated': the name is the apposition
     if i < 1 or v.word(i) != "," or j - i < 3 or i - 1 not in names:
         return None
     return i - 1
@@ -273,12 +276,13 @@ def _frame_swaps(a: View, e: View, lex: Lexicon, shared: frozenset[str], names: 
         if r in names or a.punct(r) or not a.keys(r) & fr.verbs or a.word(r) in lex.symmetric:
             continue
         lefts = _arguments(a, r, -1, shared, names)
-        for y in _arguments(a, r, 1, shared, names)[:1] if lefts else ():
+        for y in _arguments(a, r, 1, shared, names) if lefts else ():  # 'took over the orchestra from Y'
             fa = frame_at(a, r, y, max(names.get(y, (y,))), fr)
             found = fa and _frame_swap(a, e, r, lefts[0], y, fa, names, their_names, lex)
             if found and not taken.intersection(found.tokens):
                 taken.update(found.tokens)
                 out.append(found)
+                break
     return out
 
 
