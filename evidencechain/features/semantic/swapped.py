@@ -32,6 +32,9 @@ MIN_MOVED = 2
 MIN_APART = 3
 """Content words between the two values on each side, at least: fewer make a range or a list
 ('between October 7, 2001 and December 31, 2007'), not two events."""
+MIN_APART_NAMES = 2
+"""... between two names: a list has none ('Iraq, Afghanistan and Pakistan'), an apposition one ('X and
+his dad, Y')."""
 
 
 _KINDS = frozenset({"year", "number"})
@@ -47,10 +50,12 @@ def _values(v: View, lex: Lexicon) -> list[Value]:
 def _names(v: View, lex: Lexicon) -> list[Value]:
     """The names of a sentence as values of kind 'name': runs of capitalised words (`holder_names`,
     whatever kind the tagger gives them, which varies between two sentences) outside its dates and
-    amounts."""
+    amounts (months and weekdays are a date's words), each known by its last word ('Goalkeeper Sam
+    Orrey' is 'Sam Orrey' in another sentence)."""
     numeric = {k for x in _values(v, lex) if x.kind in _KINDS for k in x.positions}
-    return [Value(" ".join(v.word(k) for k in range(n.lo, n.hi)), NAME, tuple(range(n.lo, n.hi)))
-            for n in names(v, cues()) if not numeric.intersection(range(n.lo, n.hi)) and not n.words & cues().months]
+    return [Value(v.word(n.hi - 1), NAME, tuple(range(n.lo, n.hi)))
+            for n in names(v, cues()) if not numeric.intersection(range(n.lo, n.hi))
+            and not n.words & (cues().months | frame_cues().weekdays)]
 
 
 def _span(v: View, x: Value, parts, lex: Lexicon, commas: bool = False) -> tuple[int, int]:
@@ -92,7 +97,7 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if x.key == y.key or sum(z.key == x.key for z in named) > 1 or sum(z.key == y.key for z in named) > 1:
             continue
         ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
-        if ex_span != ey_span and _apart(e, x, y):
+        if ex_span != ey_span and _apart(e, x, y, MIN_APART_NAMES):
             by_name.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
     return _swaps(a, pairs, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True)
 
@@ -150,6 +155,16 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
     for sx, sy in pairs:
         (_, x, _, _), (_, y, _, _) = sx, sy
         ax, ay = once(x), once(y)
+        if names_too and sorted((len(ax), len(ay))) == [0, 1]:  # one person, given the other's event
+            (z, (v, other, _, _)), own, theirs = ((ax[0], sy), anchors(sx), anchors(sy)) if ax else \
+                ((ay[0], sx), anchors(sy), anchors(sx))
+            span = _span(a, z, a_parts, lex, commas=True)
+            if _person(a, z) and _person(v, other) and not a.has(v.keys(other.positions[-1])) \
+                    and count(span, theirs - own) >= least and not count(span, own - theirs) and z.positions not in flagged:
+                flagged.add(z.positions)
+                out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
+                                  v.span_text(list(other.positions)), confident=True))
+            continue
         if len(ax) != 1 or len(ay) != 1:
             continue
         ax_span, ay_span = (_span(a, z[0], a_parts, lex, commas=True) for z in (ax, ay))
@@ -172,6 +187,11 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
     return out
 
 
+def _person(v: View, x: Value) -> bool:
+    """Whether the name x is a person's: the tagger says so, or a title opens it (`holder_names`)."""
+    return any(n.lo == x.positions[0] and n.person for n in names(v, cues()))
+
+
 def _taken(v: View, vals: list[Value], lex: Lexicon) -> set[int]:
     """Positions that are no anchor of an evidence value's event: the values' words, and an opening
     scene, which sets every clause ('In the council election, X won 14 seats, while turnout fell to 41
@@ -179,7 +199,7 @@ def _taken(v: View, vals: list[Value], lex: Lexicon) -> set[int]:
     return {k for y in vals for k in y.positions} | set(opening_scene(v, frame_cues(), lex.clause_breaks | {";"}))
 
 
-def _apart(v: View, x: Value, y: Value) -> bool:
+def _apart(v: View, x: Value, y: Value, least: int = MIN_APART) -> bool:
     lo, hi = sorted((x, y), key=lambda z: z.positions[0])
-    return sum(v.content(k) for k in range(max(lo.positions) + 1, min(hi.positions))) >= MIN_APART
+    return sum(v.content(k) for k in range(max(lo.positions) + 1, min(hi.positions))) >= least
 
