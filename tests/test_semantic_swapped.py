@@ -88,14 +88,3 @@ def test_the_subject_of_two_clauses_keeps_the_one_an_answer_states():
                 "hats for the event.")
     assert not confident_signals(evidence, "Tarn Bakery will provide gift boxes, Corran Mugs and hats for the event.")
 
-
-KEEPERS = "Goalkeeper Ada Vell made nine saves, while defender Rosa Minto scored the winning goal in the 90th minute."
-
-
-def test_a_person_given_the_other_persons_event_is_flagged():
-    """One name of the pair, known by its last word ('Goalkeeper Ada Vell' is 'Ada Vell'), in a clause
-    that restates only the other person's event; the other person is not named."""
-    wrong = "The 90th-minute winner was scored by Ada Vell, the goalkeeper who also made nine saves."
-    assert ("recombination", "Ada Vell", "Rosa Minto") in confident_signals(KEEPERS, wrong)
-    assert not confident_signals(KEEPERS, "The 90th-minute winner was scored by defender Rosa Minto.")
-    assert not confident_signals(KEEPERS, "Ada Vell made nine saves in goal as her side won late on.")

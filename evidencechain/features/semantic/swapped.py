@@ -155,16 +155,6 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
     for sx, sy in pairs:
         (_, x, _, _), (_, y, _, _) = sx, sy
         ax, ay = once(x), once(y)
-        if names_too and sorted((len(ax), len(ay))) == [0, 1]:  # one person, given the other's event
-            (z, (v, other, _, _)), own, theirs = ((ax[0], sy), anchors(sx), anchors(sy)) if ax else \
-                ((ay[0], sx), anchors(sy), anchors(sx))
-            span = _span(a, z, a_parts, lex, commas=True)
-            if _person(a, z) and _person(v, other) and not a.has(v.keys(other.positions[-1])) \
-                    and count(span, theirs - own) >= least and not count(span, own - theirs) and z.positions not in flagged:
-                flagged.add(z.positions)
-                out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
-                                  v.span_text(list(other.positions)), confident=True))
-            continue
         if len(ax) != 1 or len(ay) != 1:
             continue
         ax_span, ay_span = (_span(a, z[0], a_parts, lex, commas=True) for z in (ax, ay))
@@ -185,11 +175,6 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
                     out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
                                       v.span_text(list(other.positions)), confident=True))
     return out
-
-
-def _person(v: View, x: Value) -> bool:
-    """Whether the name x is a person's: the tagger says so, or a title opens it (`holder_names`)."""
-    return any(n.lo == x.positions[0] and n.person for n in names(v, cues()))
 
 
 def _taken(v: View, vals: list[Value], lex: Lexicon) -> set[int]:
