@@ -190,3 +190,16 @@ def test_fused_and_reworded_faithful_answers_are_left_alone(evidence, answer):
 def test_events_exchanged_around_an_order_word(evidence, answer, flagged):
     found = [(c, w) for c, w, _ in confident_signals(evidence, answer)]
     assert (("antonym", "before") in found) == flagged, found
+
+
+FROST = ("Temperatures in Carrowby fell to minus 11 degrees overnight, the lowest since 1994.\n\n"
+         "Council crews spread grit on the valley roads north of the town.\n\nBuses will run a reduced timetable on Friday.")
+
+
+def test_a_flip_against_a_sentence_that_states_all_the_rest_but_one_word_is_caught():
+    """The answer fuses two sentences; the one it takes the flipped word from states every other word
+    the best-aligned one lacks, but one ('gritted' for 'spread grit')."""
+    wrong = ("Council crews gritted the valley roads south of Carrowby after overnight temperatures fell to minus 11 "
+             "degrees, the lowest since 1994.")
+    assert ("antonym", "south", "north") in confident_signals(FROST, wrong)
+    assert not confident_signals(FROST, wrong.replace("south", "north"))

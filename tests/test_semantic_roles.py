@@ -98,3 +98,10 @@ def test_a_party_set_off_by_commas_is_the_verbs_argument(answer):
     faithful = answer.replace("Ines Garr", "@").replace("Petra Voll", "Ines Garr").replace("@", "Petra Voll")
     faithful = faithful.replace("the defending champion", "the challenger")
     assert not [x for x in confident_signals(CHESS, faithful) if x[0] == "roles"]
+
+
+
+def test_a_voice_changed_with_the_parties_in_place_flags_the_relation_words():
+    found = confident_signals("The Orrin Society sued the builder Calder Homes over a felled oak.",
+                              "The Orrin Society was sued by the builder Calder Homes over a felled oak.")
+    assert [w for c, w, _ in found if c == "roles"] == ["Orrin Society was sued by builder"]

@@ -212,12 +212,23 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
-    if (ex > er) == (_passive(a, r, x, y, lex) ^ _passive(e, er, min(ex, ey), max(ex, ey), lex) ^ bool(converse)):
+    voiced = _passive(a, r, x, y, lex) != _passive(e, er, min(ex, ey), max(ex, ey), lex)
+    if (ex > er) == (voiced ^ bool(converse)):
         return None
     words = {*names.get(x, (x,)), *names.get(y, (y,))}
     if converse:  # the parties in their places with the converse relation: the relation's words are wrong, or the parties
         words.update(range(r, r + relation(a, r, lex)[1]))
+    elif voiced and (x < y) == (ex < ey):  # ... or with the other voice ('X was sued by Y' for 'X sued Y')
+        words.update(_voice_words(a, r))
     return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
+
+
+def _voice_words(v: View, r: int) -> list[int]:
+    """The verb at r with the forms of 'be' right before it and the 'by' right after it."""
+    lo = r
+    while lo > 0 and v.word(lo - 1) in _BE | {"has", "have", "had"}:
+        lo -= 1
+    return list(range(lo, r + 1 + (r + 1 < len(v) and v.word(r + 1) == "by")))
 
 
 def _shown(e: View, ex: int, ey: int, er: int, lex: Lexicon, their_names: dict) -> str:
