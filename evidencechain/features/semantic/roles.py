@@ -327,6 +327,8 @@ def _frame_swap(a: View, e: View, r: int, x: int, y: int, fa: Frame, names: dict
     if (subject == (hi if e_passive else lo)) == same:
         return None
     words = {*names.get(x, (x,)), *names.get(y, (y,))} | (set() if same else {r})
+    if same and passive != e_passive and (x < y) == (ex < ey):  # the parties in place, the voice changed
+        words.update(_voice_words(a, r))
     return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
 
 
