@@ -29,6 +29,9 @@ def test_multi_word_frames_join_their_class():
 
 
 @pytest.mark.parametrize("evidence, answer", [
+    # two opposite pairs in reordered clauses, each said in other words ('declined' for 'fell')
+    ("Ticket sales at the Tarrow museum rose by 12 percent in the first quarter, while shop sales fell.",
+     "At the Tarrow museum, shop sales declined in the first quarter, while ticket sales increased by 12 percent."),
     ("The Melbrook footbridge remained open throughout the January flood.",
      "At no point during the January flood was the Melbrook footbridge closed."),
     ("None of the forty pupils at Brinkley school failed the swimming test.",
