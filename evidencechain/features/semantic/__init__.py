@@ -190,9 +190,9 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
     for o in evidence.sentences:
         if o is e or o.content_keys == e.content_keys:
             continue
-        if alignment(answer, o) < MIN_ALIGNMENT and not (len(rest) >= 2 and sum(not x & o.content_keys for x in rest)
-                                                          <= (len(rest) >= 4)):
-            continue  # restates too little of the answer, and does not say the rest of it either (but the shifted word)
+        unsaid = sum(not x & o.content_keys for x in rest)  # one may be the shifted word, where there are four
+        if alignment(answer, o) < MIN_ALIGNMENT and not (len(rest) >= 2 and unsaid <= (1 if len(rest) >= 4 else 0)):
+            continue  # restates too little of the answer, and does not say the rest of it either
         flips = polarity_flips(answer, o, lex) + antonym_flips(answer, o, lex)
         found = modality_shifts(answer, o, lex, best=e) + (flips if len(flips) % 2 else []) \
             + [q for q in quantity_conflicts(answer, o, lex) if rescaled(q, lex)]

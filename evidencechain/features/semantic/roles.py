@@ -223,10 +223,13 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     return Signal("roles", tuple(int(a.idx[k]) for k in sorted(words)), _shown(e, ex, ey, er, lex, their_names))
 
 
+_VOICE_AUXILIARIES = _BE | {"has", "have", "had"}
+
+
 def _voice_words(v: View, r: int) -> list[int]:
     """The verb at r with the forms of 'be' right before it and the 'by' right after it."""
     lo = r
-    while lo > 0 and v.word(lo - 1) in _BE | {"has", "have", "had"}:
+    while lo > 0 and v.word(lo - 1) in _VOICE_AUXILIARIES:
         lo -= 1
     return list(range(lo, r + 1 + (r + 1 < len(v) and v.word(r + 1) == "by")))
 

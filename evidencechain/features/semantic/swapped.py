@@ -38,9 +38,10 @@ his dad, Y')."""
 
 
 _KINDS = frozenset({"year", "number"})
+"""Kinds of values read here: dates and amounts; names are read apart (`_names`): as values of the
+tagger's kinds, names in lists and appositions ('Iraq, Afghanistan and Pakistan', 'X and his dad, Y')
+moved on faithful summaries."""
 NAME = "name"
-"""Kinds of values read here: dates and amounts. Names in lists and appositions ('Iraq, Afghanistan
-and Pakistan', 'X and his dad, Y') moved on faithful summaries."""
 
 
 def _values(v: View, lex: Lexicon) -> list[Value]:
@@ -77,29 +78,27 @@ def _words(v: View, span: tuple[int, int], taken: set[int]) -> list[int]:
 def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
     if alignment(a, e) < MIN_ALIGNMENT:
         return []
-    theirs = _values(e, lex)
+    theirs, named = _values(e, lex), _names(e, lex)
     parts, taken = clauses(e, theirs, lex), _taken(e, theirs, lex)
+    numbers = _pairs(e, [x for x in theirs if x.kind in _KINDS], parts, taken, MIN_APART, lex)
+    by_name = _pairs(e, named, parts, taken | {k for x in named for k in x.positions}, MIN_APART_NAMES, lex)
+    return _swaps(a, numbers, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True)
 
+
+def _pairs(e: View, vals: list[Value], parts, taken: set[int], apart: int, lex: Lexicon) -> list[tuple[tuple, tuple]]:
+    """Pairs of two values of one kind that e states once each, in two clauses, `apart` content words
+    apart at least; each side (e, the value, its clause span, `taken`)."""
     def once(x: Value) -> bool:
-        return sum((y.key, y.kind) == (x.key, x.kind) for y in theirs) == 1
+        return sum((y.key, y.kind) == (x.key, x.kind) for y in vals) == 1
 
-    pairs = []
-    for x, y in combinations(theirs, 2):
-        if x.kind != y.kind or x.kind not in _KINDS or x.key == y.key or not once(x) or not once(y):
+    out = []
+    for x, y in combinations(vals, 2):
+        if x.kind != y.kind or x.key == y.key or not once(x) or not once(y):
             continue
         ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
-        if ex_span != ey_span and _apart(e, x, y):
-            pairs.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
-    named = _names(e, lex)
-    taken |= {k for x in named for k in x.positions}
-    by_name = []
-    for x, y in combinations(named, 2):
-        if x.key == y.key or sum(z.key == x.key for z in named) > 1 or sum(z.key == y.key for z in named) > 1:
-            continue
-        ex_span, ey_span = (_span(e, z, parts, lex) for z in (x, y))
-        if ex_span != ey_span and _apart(e, x, y, MIN_APART_NAMES):
-            by_name.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
-    return _swaps(a, pairs, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True)
+        if ex_span != ey_span and _apart(e, x, y, apart):
+            out.append(((e, x, ex_span, taken), (e, y, ey_span, taken)))
+    return out
 
 
 def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
