@@ -79,6 +79,11 @@ def test_a_swap_through_frames_is_confident(evidence, answer, words):
     # a noun between the parties is no relation where a verb stands before it
     ("Alder Systems, based in Corby Vale, supplies the engines for the Pemberton ferry fleet.",
      "The Pemberton ferry fleet is supplied with its engines by Alder Systems."),
+    # a comparison of two clauses' facts is no relation 'long' with its parties swapped
+    ("The coastal path via Orla Point is 12 kilometres long, while the inland path through Brackwell is "
+     "19 kilometres and avoids the cliffs.",
+     "At 19 kilometres, the inland path through Brackwell is longer than the 12-kilometre coastal path via "
+     "Orla Point, and it avoids the cliffs."),
 ])
 def test_a_frame_paraphrase_is_left_alone(evidence, answer):
     assert not [x for x in confident_signals(evidence, answer) if x[0] == "roles"]
@@ -105,3 +110,13 @@ def test_a_voice_changed_with_the_parties_in_place_flags_the_relation_words():
     found = confident_signals("The Orrin Society sued the builder Calder Homes over a felled oak.",
                               "The Orrin Society was sued by the builder Calder Homes over a felled oak.")
     assert [w for c, w, _ in found if c == "roles"] == ["Orrin Society was sued by builder"]
+
+
+@pytest.mark.parametrize("evidence, answer", [
+    ("The path via Orla Point is longer than the path through Brackwell, which avoids the cliffs.",
+     "The path through Brackwell is longer than the path via Orla Point, which avoids the cliffs."),
+    ("Hessa Moor is taller than Dunmere Fell, according to the 2019 survey.",
+     "According to the 2019 survey, Dunmere Fell is taller than Hessa Moor."),
+])
+def test_a_comparison_with_its_parties_exchanged_is_a_swap(evidence, answer):
+    assert [x for x in confident_signals(evidence, answer) if x[0] == "roles"]

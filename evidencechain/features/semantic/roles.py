@@ -151,6 +151,12 @@ def _unique(v: View, keys: frozenset[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def _compares(v: View, r: int, lex: Lexicon) -> bool:
+    """The word at r compares its two parties ('longer than'): 'X is longer than Y' says nothing of
+    who holds a relation 'long' of the other sentence, whose parties are in clauses of their own."""
+    return r + 1 < len(v) and v.word(r + 1) in lex.comparison and not lex.relations.get((v.word(r),))
+
+
 def _closed(v: View, j: int, r: int) -> bool:
     """A relative clause opened by a comma at j closes with a comma before the relation at r
     ('Tamsett Brewing, which makes the ale, is a subsidiary of')."""
@@ -263,7 +269,7 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         er, converse = _related(e, listed[0], lex) if listed else (_unique(e, a.keys(r)), None)
         if listed and er is None and a.keys(r) & shared:  # a listed form that e does not state as one
             er, converse = _unique(e, a.keys(r)), None
-        if not lefts or er is None or e.word(er) in lex.symmetric:
+        if not lefts or er is None or e.word(er) in lex.symmetric or _compares(a, r, lex) != _compares(e, er, lex):
             continue
         x = lefts[0]
         if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) and _judged(a, e, i, lex) for i in range(x + 1, r)):
