@@ -84,6 +84,9 @@ def test_a_swap_through_frames_is_confident(evidence, answer, words):
      "19 kilometres and avoids the cliffs.",
      "At 19 kilometres, the inland path through Brackwell is longer than the 12-kilometre coastal path via "
      "Orla Point, and it avoids the cliffs."),
+    # the converse comparison: the parties exchanged and each comparative turned round
+    ("The Wenlow bridge is older than the Castry bridge but carries fewer cars each day, the council says.",
+     "The council says the Castry bridge is newer than the Wenlow bridge, yet it carries more cars a day."),
 ])
 def test_a_frame_paraphrase_is_left_alone(evidence, answer):
     assert not [x for x in confident_signals(evidence, answer) if x[0] == "roles"]

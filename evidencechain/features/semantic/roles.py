@@ -157,6 +157,15 @@ def _compares(v: View, r: int, lex: Lexicon) -> bool:
     return r + 1 < len(v) and v.word(r + 1) in lex.comparison and not lex.relations.get((v.word(r),))
 
 
+def _same_comparison(a: View, r: int, e: View, er: int, lex: Lexicon) -> bool:
+    """Where the relation word is a comparison's 'than', the two words before it are the same on both
+    sides: 'longer than' for 'shorter than', 'fewer passengers than' for 'more passengers than', with
+    the parties exchanged, is the converse, which keeps the meaning."""
+    if a.word(r) not in lex.comparison:
+        return True
+    return [a.word(j) for j in range(max(r - 2, 0), r)] == [e.word(j) for j in range(max(er - 2, 0), er)]
+
+
 def _closed(v: View, j: int, r: int) -> bool:
     """A relative clause opened by a comma at j closes with a comma before the relation at r
     ('Tamsett Brewing, which makes the ale, is a subsidiary of')."""
@@ -269,7 +278,8 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         er, converse = _related(e, listed[0], lex) if listed else (_unique(e, a.keys(r)), None)
         if listed and er is None and a.keys(r) & shared:  # a listed form that e does not state as one
             er, converse = _unique(e, a.keys(r)), None
-        if not lefts or er is None or e.word(er) in lex.symmetric or _compares(a, r, lex) != _compares(e, er, lex):
+        if not lefts or er is None or e.word(er) in lex.symmetric or _compares(a, r, lex) != _compares(e, er, lex) \
+                or not _same_comparison(a, r, e, er, lex):
             continue
         x = lefts[0]
         if not listed and not _verbal(a, r, lex) and any(_verbal(a, i, lex) and _judged(a, e, i, lex) for i in range(x + 1, r)):
