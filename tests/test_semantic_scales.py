@@ -32,6 +32,11 @@ _confident = confident_signals
      "carried passengers to Holm every day.",
      "The Kessel ferry resumed service on 2 March, but it did not carry passengers to Holm over Easter.",
      "polarity", "not"),
+    # the same opposites with the parties kept in place
+    ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
+     "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),
+    ("The village of Orlay lies 9 km north of the market town of Cassby.",
+     "The village of Orlay lies 9 km south of the market town of Cassby.", "antonym", "south"),
 ])
 def test_the_error_is_confident(evidence, answer, cls, words):
     found = _confident(evidence, answer)
@@ -51,6 +56,11 @@ def test_the_error_is_confident(evidence, answer, cls, words):
     ("A few of the Tarn cottages have gardens.", "Several of the Tarn cottages have gardens."),
     ("The Hale council has proposed a new car park by the station.",
      "A new car park by the station has been proposed by the Hale council."),
+    # converses through an 'of' after opposites, the parties exchanged
+    ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
+     "The cheese maker Tull & Sons is a subsidiary of Brennock Dairies."),
+    ("The village of Orlay lies 9 km north of the market town of Cassby.",
+     "The market town of Cassby lies 9 km south of the village of Orlay."),
 ])
 def test_the_faithful_answer_is_not_confident(evidence, answer):
     assert not _confident(evidence, answer)

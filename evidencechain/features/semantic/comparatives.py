@@ -16,8 +16,22 @@ _REACH = 6
 
 
 def _pivot(v: View, lex: Lexicon) -> list[int]:
-    """Positions of the words that join a comparison's two arguments ('than', 'before', 'after')."""
-    return [k for k in range(1, len(v)) if v.word(k) in lex.comparison]
+    """Positions of the words that join a comparison's two arguments ('than', 'before', 'after'), and
+    of an 'of' (`_opposed`)."""
+    return [k for k in range(1, len(v)) if v.word(k) in lex.comparison or v.word(k) == "of"]
+
+
+def _opposed(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
+    """Two pivots join their arguments by opposites: any comparison word, and an 'of' where a word of the
+    two before it has an opposite among the two before the other's, and the words right before differ
+    ('north of' / 'south of', 'the parent company of' / 'a subsidiary of': 'B is south of A' is the
+    converse of 'A is north of B')."""
+    if a.word(k) != "of" and e.word(j) != "of":
+        return True
+    if a.word(k) != e.word(j) or a.keys(k - 1) & e.keys(j - 1):
+        return False  # 'the eastern half of' / 'the western half of': the same noun, two of its parts
+    mine = frozenset().union(*(lex.antonyms.get(s, frozenset()) for i in range(max(k - 2, 0), k) for s in a.keys(i)))
+    return any(e.keys(i) & mine for i in range(max(j - 2, 0), j))
 
 
 def _after(v: View, k: int, lex: Lexicon) -> frozenset[str]:
@@ -42,6 +56,8 @@ def _pairs(a: View, e: View, lex: Lexicon) -> list[tuple[int, int]]:
     for k in _pivot(a, lex):
         mine_after = _after(a, k, lex)
         for j in _pivot(e, lex):
+            if not _opposed(a, k, e, j, lex):
+                continue
             theirs_after = _after(e, j, lex)
             mine_only, theirs_only = mine_after - theirs_after, theirs_after - mine_after
             if not mine_only or not theirs_only:
