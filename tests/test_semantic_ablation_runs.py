@@ -49,3 +49,17 @@ def test_a_run_of_one_subset_is_named_without_a_mean(tmp_path):
                    "method": "EvidenceChain_LR", "family": "supervised", "balanced_accuracy": 0.7, "roc_auc": 0.8,
                    "n": 5}]).to_csv(path / "metrics.csv", index=False)
     assert [r["benchmark"] for r in run_rows("with", path)] == ["c, fitted on audit"]
+
+
+def test_the_readme_table_pairs_without_and_with_and_averages_domains(tmp_path):
+    from evidencechain.report.readme_blocks import semantic_ablation_body
+
+    rows = [{"benchmark": f"se:{d}", "variant": v, "detector": "EvidenceChain_RF", "balanced_accuracy": ba,
+             "roc_auc": 0.7, "response_f1": "", "span_f1": ""}
+            for d, (lo, hi) in (("a", (0.5, 0.6)), ("b", (0.7, 0.9))) for v, ba in (("without", lo), ("with", hi))]
+    rows.append({"benchmark": "qa", "variant": "planted_60", "detector": "NLI_Rules", "balanced_accuracy": "",
+                 "roc_auc": 0.8, "response_f1": 0.4, "span_f1": ""})
+    pd.DataFrame(rows).to_csv(tmp_path / "ablation.csv", index=False)
+    body = semantic_ablation_body(tmp_path / "ablation.csv")
+    assert "| se (mean of 2 domains) | EvidenceChain_RF | 0.600 → 0.750 | 0.700 → 0.700 |  |  |" in body
+    assert "| qa | planted_60 | NLI_Rules |  | 0.800 | 0.400 |  |" in body.split("Other variants")[1]
