@@ -32,6 +32,10 @@ _confident = confident_signals
      "carried passengers to Holm every day.",
      "The Kessel ferry resumed service on 2 March, but it did not carry passengers to Holm over Easter.",
      "polarity", "not"),
+    ("A final decision on the Tolley bypass is expected in June.",
+     "No final decision on the Tolley bypass is expected in June.", "polarity", "No"),
+    ("The Tolley bypass will open after the inquiry closes in June.",
+     "The Tolley bypass will not open after the inquiry closes in June.", "polarity", "not"),
     # the same opposites with the parties kept in place
     ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
      "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),
@@ -61,6 +65,11 @@ def test_the_error_is_confident(evidence, answer, cls, words):
      "The cheese maker Tull & Sons is a subsidiary of Brennock Dairies."),
     ("The village of Orlay lies 9 km north of the market town of Cassby.",
      "The market town of Cassby lies 9 km south of the village of Orlay."),
+    # a negation that waits for an event ('until') against the event's plain 'after', either side
+    ("A final decision on the Tolley bypass is expected after the inquiry closes in June.",
+     "No final decision on the Tolley bypass is expected until the inquiry closes in June."),
+    ("The Tolley bypass will not open until the inquiry closes in June.",
+     "The Tolley bypass will open after the inquiry closes in June."),
 ])
 def test_the_faithful_answer_is_not_confident(evidence, answer):
     assert not _confident(evidence, answer)

@@ -183,12 +183,12 @@ def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int 
 
 def _delayed(e: View, j: int, a: View, lex: Lexicon) -> bool:
     """'could not reach them until the wind dropped' / 'only once the wind dropped ... reach them': the
-    evidence's negated word j waits for an event ('until' later in its clause) that the answer puts after
-    'only' + 'once', 'when' or 'after'."""
-    until, then = lex.delay
+    negated word j of one side waits for an event ('until' later in its clause) that the other side puts
+    after 'only' + 'once', 'when' or 'after', or after a plain 'after' or 'once'."""
+    until, then, alone = lex.delay
     k = next((m for m in range(j + 1, len(e)) if e.punct(m) or e.word(m) in until), None)
     return k is not None and e.word(k) in until \
-        and any(a.word(i) == "only" and a.word(i + 1) in then for i in range(len(a) - 1))
+        and any(a.word(i) == "only" and a.word(i + 1) in then or a.word(i) in alone for i in range(len(a)))
 
 
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
@@ -202,7 +202,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
     # cue positions that flipped their word (or cancel another cue), answer side and evidence side
     flipped = ({k for k, _ in a_all} - {k for k, _ in a_cues}, {k for k, _ in e_all} - {k for k, _ in e_cues})
     for k, j in a_cues:
-        if j is None or any(a.keys(j) & s for s in e_scoped):
+        if j is None or any(a.keys(j) & s for s in e_scoped) or _delayed(a, j, e, lex):
             continue
         anchor = _related(a, j, e, lex)
         if anchor and _opposite_placed(a, j, e, anchor, lex):
