@@ -203,3 +203,26 @@ def test_a_flip_against_a_sentence_that_states_all_the_rest_but_one_word_is_caug
              "degrees, the lowest since 1994.")
     assert ("antonym", "south", "north") in confident_signals(FROST, wrong)
     assert not confident_signals(FROST, wrong.replace("south", "north"))
+
+
+HARLE = "The Harle museum reopened on 3 March after repairs.\n\nThe Harle ice rink reopened on 17 April."
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    # the answer follows the first sentence, the date is the second's: another fact's date
+    ("After repairs, the Harle museum reopened on 17 April.", True),
+    ("After repairs, the Harle museum reopened on 3 March, and the ice rink on 17 April.", False),
+    ("The Harle ice rink reopened on 17 April.", False),
+])
+def test_a_value_of_another_sentence_on_the_sentence_the_answer_follows(answer, flagged):
+    """Two evidence sentences that align equally well with the answer: the words it takes from one
+    and not the other, its flagged words and their neighbours aside, say which one it follows."""
+    found = [x for x in confident_signals(HARLE, answer) if x[0] == "recombination"]
+    assert bool(found) == flagged, found
+    if flagged:
+        assert found[0][1:] == ("17", "3")
+
+
+def test_a_value_the_other_sentence_states_of_the_same_subject_is_left_alone():
+    evidence = "The Ostley library closed for renovation in January.\n\nIt reopened on 17 April."
+    assert not confident_signals(evidence, "After renovation, the Ostley library reopened on 17 April.")

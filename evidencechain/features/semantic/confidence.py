@@ -474,6 +474,8 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
         theirs = [neighbours(e, i, j) for w in s.evidence.lower().split() for i, j in _occurrences(e, [w])]
     words = [a.word(k) for k in ks]
     for o in others:
+        if s.cls == "recombination" and _follows_e_not(a, e, o, set(ks)):
+            continue  # o states the value of another fact (on other classes this raised false alarms)
         for i, j in _occurrences(o, words):
             near = neighbours(o, i, j)
             for side in (0, 1):
@@ -481,6 +483,26 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
                 if shared and not any(shared & t[side] for t in theirs):
                     return True
     return False
+
+
+def _follows_e(a: View, e: View, others: list[View], s: Signal, margin: float) -> bool:
+    """Every other sentence that aligns with the answer within `margin` of e is one that the answer,
+    its flagged words aside, does not follow (`_follows_e_not`): a recombined value's answer may align
+    as well with the sentence its value comes from (on other classes this raised false alarms)."""
+    flagged, best = set(_positions(a, s)), alignment(a, e)
+    return all(best - alignment(a, o) >= margin or _follows_e_not(a, e, o, flagged)
+               for o in others if o is not e and o.content_keys != e.content_keys)
+
+
+def _follows_e_not(a: View, e: View, o: View, flagged: set[int]) -> bool:
+    """The answer, its flagged words and the words right beside them aside, restates words of e that o
+    lacks and none of o that e lacks: it follows e, and o states the flagged words of another fact ('the
+    library reopened on 17 April' for 'The library reopened on 3 March.' and 'The pool reopened on 17
+    April.')."""
+    near = {k + d for k in flagged for d in (-1, 0, 1)}
+    rest = [a.keys(k) for k in range(len(a)) if a.content(k) and k not in near]
+    return any(x & e.content_keys and not x & o.content_keys for x in rest) \
+        and not any(x & o.content_keys and not x & e.content_keys for x in rest)
 
 
 def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
@@ -499,7 +521,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
     for s in signals:
         compared = False
         forward, back = _restated(a, e, s, lex, others or [])
-        ok = unique and back >= rule["min_covered"] and (forward >= rule["min_restated"] or (
+        ok = (unique or s.cls == "recombination" and _follows_e(a, e, others or [], s, rule["min_margin"])) and back >= rule["min_covered"] and (forward >= rule["min_restated"] or (
             s.cls == "polarity" and forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
             and _negations(a, e, lex) + _negations(e, a, lex) == 1 and _ends(a, lex) == _ends(e, lex)))
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
