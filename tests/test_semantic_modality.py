@@ -169,6 +169,9 @@ def test_a_shift_in_a_fused_sentence_is_flagged(evidence, answer, word):
     # the evidence states the answer's status word itself
     ("Ana Ruiz was nominated to the Pell court by Governor Hale in 1990, fulfilling his pledge to appoint a woman.",
      "Ana Ruiz was appointed to the Pell court by Governor Hale in 1990."),
+    # 'sets' is a noun here, and 'to win' what followed, not a plan ('is set to win')
+    ("Carla Dunne beat Ivy Pell in straight sets to win the Fairhaven Open.",
+     "Ivy Pell was beaten in straight sets by Carla Dunne, who won the Fairhaven Open."),
 ])
 def test_the_faithful_answer_is_not_flagged(evidence, answer):
     assert not confident_signals(evidence, answer)
@@ -205,3 +208,8 @@ def test_the_scales_are_ordered_data():
     assert f["rarely"] < f["sometimes"] < f["often"] < f["usually"] < f["always"]
     assert s["nominated"] < s["agreed"] < s["adopted"] and s["pending"] < s["completed"]
     assert [lv for _, lv in lex.share_levels] == sorted(lv for _, lv in lex.share_levels)
+
+
+def test_set_to_governs_after_be():
+    assert any(c == "modality" for c, _, _ in confident_signals("The Kelso bridge is now set to open in May.",
+                                                              "The Kelso bridge has opened in May."))

@@ -45,10 +45,11 @@ def _complement(v: View, g: int) -> int | None:
 
 def governor(v: View, g: int, lex: Lexicon) -> str | None:
     """The governor lemma the word at g is, by its lemma or its stem ('hopes', which the tagger
-    may lemmatise as 'hop')."""
-    if v.lemma(g) in lex.governors:
-        return v.lemma(g)
-    return lex.governor_stems.get(stem(v.word(g)))
+    may lemmatise as 'hop'); one of `after_be` only right after a form of 'be' (one word between)."""
+    found = v.lemma(g) if v.lemma(g) in lex.governors else lex.governor_stems.get(stem(v.word(g)))
+    if found in lex.after_be and not {_token(v, g - 1), _token(v, g - 2)} & _BE:  # 'is now set to
+        return None
+    return found
 
 
 def _fulfilled(v: View, g: int, lex: Lexicon) -> bool:

@@ -119,6 +119,8 @@ class Lexicon:
     """Governors that a 'will' in the answer restates ('plan', 'expect')."""
     governor_stems: dict[str, str] = field(default_factory=dict)
     """stem -> governor lemma."""
+    after_be: frozenset[str] = frozenset()
+    """Governors that govern only right after a form of 'be' ('is set to open')."""
     object_governors: frozenset[str] = frozenset()
     """Governors whose noun object is an event to come ('proposed a congestion charge')."""
     fulfilled: frozenset[str] = frozenset()
@@ -240,7 +242,7 @@ def _synonyms() -> dict[str, frozenset[str]]:
 def _irrealis(table: dict) -> dict:
     every = [*table["governors"], *table["intentions"]]
     return {"governors": frozenset(every), "governor_stems": {stem(w): w for w in every},
-            "intentions": frozenset(table["intentions"]),
+            "intentions": frozenset(table["intentions"]), "after_be": frozenset(table["after_be"]),
             "object_governors": frozenset(table["object_governors"]), "fulfilled": frozenset(table["fulfilled"]),
             "realising": frozenset(table["realising"]),
             "hedges": frozenset(table["hedges"]),
