@@ -226,3 +226,13 @@ def test_a_value_of_another_sentence_on_the_sentence_the_answer_follows(answer, 
 def test_a_value_the_other_sentence_states_of_the_same_subject_is_left_alone():
     evidence = "The Ostley library closed for renovation in January.\n\nIt reopened on 17 April."
     assert not confident_signals(evidence, "After renovation, the Ostley library reopened on 17 April.")
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    ("Ivy Pell lost in straight sets to Carla Dunne, who went on to take the Fairhaven Open title.", False),
+    ("Carla Dunne lost in straight sets to Ivy Pell in the Fairhaven Open.", True),
+])
+def test_a_converse_from_the_other_partys_side_is_no_antonym(answer, flagged):
+    """'Y lost to X' for 'X beat Y to win': 'lost' restates 'beat' from Y's side, it does not flip 'win'."""
+    found = confident_signals("Carla Dunne beat Ivy Pell in straight sets to win the Fairhaven Open.", answer)
+    assert bool(found) == flagged, found

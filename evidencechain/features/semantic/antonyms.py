@@ -36,6 +36,8 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         if frozenset().union(*(lex.synonyms.get(s, frozenset()) for s in keys)) & e.all_keys:
             continue  # the evidence states the word in other words too ('prior to' beside 'before')
+        if _converse_stated(a, k, e, lex):
+            continue  # 'Y lost in straight sets to X' for 'X beat Y to win': the converse of 'beat', not 'win' flipped
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
         if not opposite:
             continue
@@ -84,3 +86,20 @@ def _elsewhere(a: View, k: int, e: View, keys: frozenset[str]) -> bool:
     if not any(neighbours(a, k, k)):
         return False
     return not any(_same_slot(a, k, e, j) for j in e.find(keys))
+
+
+def _converse_stated(a: View, k: int, e: View, lex: Lexicon) -> bool:
+    """The word at k starts a form of a relation (cues.toml [roles.relations], 'lost' of 'lost to') whose
+    converse the evidence states ('beat') with the answer's subject after it: the answer restates the
+    relation from the other party's side ('Y lost in straight sets to X' for 'X beat Y to win'), which
+    keeps the meaning ('X won, beating Y' for 'X lost to Y' keeps X first: a flip)."""
+    groups = {g for form, g in lex.relations.items() if form[0] == a.word(k)}
+    converse = frozenset().union(*(lex.converses.get(g, frozenset()) for g in groups))
+    subject = next((a.keys(i) for i in range(k - 1, -1, -1) if a.content(i)), frozenset())
+    if not converse or not subject:
+        return False
+    for j in range(len(e)):
+        if any(lex.relations.get(tuple(e.word(i) for i in range(j, min(len(e), j + n)))) in converse for n in (1, 2)):
+            places = e.find(subject)
+            return bool(places) and all(p > j for p in places)
+    return False
