@@ -36,6 +36,9 @@ _confident = confident_signals
      "No final decision on the Tolley bypass is expected in June.", "polarity", "No"),
     ("The Tolley bypass will open after the inquiry closes in June.",
      "The Tolley bypass will not open after the inquiry closes in June.", "polarity", "not"),
+    ("Mount Orla is taller than Mount Bexby.", "Mount Orla is not as tall as Mount Bexby.", "polarity", "not"),
+    ("The Kelso line carries more passengers than the Marl line.",
+     "The Kelso line does not carry as many passengers as the Marl line.", "polarity", "not"),
     # the same opposites with the parties kept in place
     ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
      "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),
@@ -65,6 +68,10 @@ def test_the_error_is_confident(evidence, answer, cls, words):
      "The cheese maker Tull & Sons is a subsidiary of Brennock Dairies."),
     ("The village of Orlay lies 9 km north of the market town of Cassby.",
      "The market town of Cassby lies 9 km south of the village of Orlay."),
+    # a negated equality with the parties exchanged: 'not as tall as' is 'shorter than'
+    ("Mount Orla is taller than Mount Bexby.", "Mount Bexby is not as tall as Mount Orla."),
+    ("The Kelso line carries more passengers than the Marl line.",
+     "The Marl line does not carry as many passengers as the Kelso line."),
     # a negation that waits for an event ('until') against the event's plain 'after', either side
     ("A final decision on the Tolley bypass is expected after the inquiry closes in June.",
      "No final decision on the Tolley bypass is expected until the inquiry closes in June."),

@@ -16,9 +16,10 @@ _REACH = 6
 
 
 def _pivot(v: View, lex: Lexicon) -> list[int]:
-    """Positions of the words that join a comparison's two arguments ('than', 'before', 'after'), and
-    of an 'of' (`_opposed`)."""
-    return [k for k in range(1, len(v)) if v.word(k) in lex.comparison or v.word(k) == "of"]
+    """Positions of the words that join a comparison's two arguments ('than', 'before', 'after', the
+    second 'as' of 'as tall as', 'as many people as'), and of an 'of' (`_opposed`)."""
+    return [k for k in range(1, len(v)) if v.word(k) in lex.comparison or v.word(k) == "of"
+            or v.word(k) == "as" and any(v.word(j) == "as" for j in range(max(k - 3, 0), k - 1))]  # 'as many X as'
 
 
 def _opposed(a: View, k: int, e: View, j: int, lex: Lexicon) -> bool:
