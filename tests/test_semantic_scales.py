@@ -39,6 +39,9 @@ _confident = confident_signals
     ("Mount Orla is taller than Mount Bexby.", "Mount Orla is not as tall as Mount Bexby.", "polarity", "not"),
     ("The Kelso line carries more passengers than the Marl line.",
      "The Kelso line does not carry as many passengers as the Marl line.", "polarity", "not"),
+    ("Only a few of the Tarn cottages have gardens.", "Most of the Tarn cottages have gardens.", "modality", "Most"),
+    ("Only a few of the Tarn cottages have gardens.", "Only a few of the Tarn cottages have no garden.",
+     "polarity", "no"),
     # the same opposites with the parties kept in place
     ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
      "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),
@@ -72,6 +75,8 @@ def test_the_error_is_confident(evidence, answer, cls, words):
     ("Mount Orla is taller than Mount Bexby.", "Mount Bexby is not as tall as Mount Orla."),
     ("The Kelso line carries more passengers than the Marl line.",
      "The Marl line does not carry as many passengers as the Kelso line."),
+    # a quantifier taken to its complement with the predicate negated
+    ("Only a few of the Tarn cottages have gardens.", "Most of the Tarn cottages have no garden."),
     # a negation that waits for an event ('until') against the event's plain 'after', either side
     ("A final decision on the Tolley bypass is expected after the inquiry closes in June.",
      "No final decision on the Tolley bypass is expected until the inquiry closes in June."),

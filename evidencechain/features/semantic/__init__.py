@@ -164,7 +164,10 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     out = mark_confident(out, answer, e, lex, evidence.sentences)
     if converse:  # a converse comparison: its flip and its exchanged names keep the meaning
         out = [replace(x, confident=False) if x.cls in _CONVERSE else x for x in out]
-    better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident]
+    kept = _complemented(out, answer, lex)  # words of a complemented quantifier and its negation
+    out = [replace(x, confident=False) if kept & set(x.tokens) else x for x in out]
+    better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident
+              and not kept & set(s.tokens)]
     if whole and not any(s.confident for s in out):
         better += _fused_shifts(answer, e, evidence, lex, set())
     if whole:  # values swapped by moving their events ('the western wing ... 1762' for 'the eastern ... 1762')
@@ -174,6 +177,26 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     # a confident shift displaces a doubtful signal of another class on its words ('None of the branches')
     better = [s for s in better if not any(x.confident and set(x.tokens) & set(s.tokens) for x in out)]
     return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better
+
+
+def _complemented(out: list[Signal], answer: View, lex) -> set[int]:
+    """A quantifier taken to its complement with the predicate negated keeps the meaning ('Most of the
+    cottages have no garden' for 'Only a few of the cottages have gardens'; 'all ... unhurt' for 'none
+    ... hurt'): one polarity flip and one quantifier shift whose two levels sum to the scale's top; the
+    tokens of both (no signal on them is confident)."""
+    scale = lex.modality["quantifier"]
+    top = max(scale.values())
+
+    def level(words: str) -> int | None:
+        words = words.lower()
+        return scale.get(words, next((scale[w] for w in words.split() if w in scale), None))
+
+    flips = [s for s in out if s.cls == "polarity"]
+    shifts = [s for s in out if s.cls == "modality" and (m := level(" ".join(answer.doc.lower[t] for t in s.tokens)))
+              is not None and (n := level(s.evidence)) is not None and m != n and m + n == top]
+    if len(flips) != 1 or len(shifts) != 1:
+        return set()
+    return {*flips[0].tokens, *shifts[0].tokens}
 
 
 def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:
