@@ -213,3 +213,13 @@ def test_the_scales_are_ordered_data():
 def test_set_to_governs_after_be():
     assert any(c == "modality" for c, _, _ in confident_signals("The Kelso bridge is now set to open in May.",
                                                               "The Kelso bridge has opened in May."))
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    ("In winter the Tarn ferry to Holm is usually delayed by fog.", True),
+    ("In winter the Tarn ferry to Holm is sometimes delayed by fog.", False),
+])
+def test_a_fronted_frequency_adverb_is_its_clauses(answer, flagged):
+    """'Occasionally, X is delayed': the adverb before the comma is the next clause's."""
+    found = confident_signals("Occasionally, the Tarn ferry to Holm is delayed by fog in winter.", answer)
+    assert bool(found) == flagged, found

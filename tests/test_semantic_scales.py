@@ -42,6 +42,7 @@ _confident = confident_signals
     ("Only a few of the Tarn cottages have gardens.", "Most of the Tarn cottages have gardens.", "modality", "Most"),
     ("Only a few of the Tarn cottages have gardens.", "Only a few of the Tarn cottages have no garden.",
      "polarity", "no"),
+    ("Some of the Tarn cottages have gardens.", "Some of the Tarn cottages lack gardens.", "polarity", "lack"),
     # the same opposites with the parties kept in place
     ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
      "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),
@@ -77,6 +78,10 @@ def test_the_error_is_confident(evidence, answer, cls, words):
      "The Marl line does not carry as many passengers as the Kelso line."),
     # a quantifier taken to its complement with the predicate negated
     ("Only a few of the Tarn cottages have gardens.", "Most of the Tarn cottages have no garden."),
+    # a negated universal as an existential with the predicate negated
+    ("Not all of the Tarn cottages have gardens.", "Some of the Tarn cottages lack gardens."),
+    ("Not all of the 30 Hexley councillors supported the budget.",
+     "Some of the 30 Hexley councillors did not back the budget."),
     # a negation that waits for an event ('until') against the event's plain 'after', either side
     ("A final decision on the Tolley bypass is expected after the inquiry closes in June.",
      "No final decision on the Tolley bypass is expected until the inquiry closes in June."),

@@ -164,7 +164,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     out = mark_confident(out, answer, e, lex, evidence.sentences)
     if converse:  # a converse comparison: its flip and its exchanged names keep the meaning
         out = [replace(x, confident=False) if x.cls in _CONVERSE else x for x in out]
-    kept = _complemented(out, answer, lex)  # words of a complemented quantifier and its negation
+    kept = _complemented(out, answer, e, lex)  # words of a complemented quantifier and its negation
     out = [replace(x, confident=False) if kept & set(x.tokens) else x for x in out]
     better = [s for s in mark_confident(later, answer, e, lex, evidence.sentences) if s.confident
               and not kept & set(s.tokens)]
@@ -179,7 +179,7 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better
 
 
-def _complemented(out: list[Signal], answer: View, lex) -> set[int]:
+def _complemented(out: list[Signal], answer: View, e: View, lex) -> set[int]:
     """A quantifier taken to its complement with the predicate negated keeps the meaning ('Most of the
     cottages have no garden' for 'Only a few of the cottages have gardens'; 'all ... unhurt' for 'none
     ... hurt'): one polarity flip and one quantifier shift whose two levels sum to the scale's top; the
@@ -194,9 +194,19 @@ def _complemented(out: list[Signal], answer: View, lex) -> set[int]:
     flips = [s for s in out if s.cls == "polarity"]
     shifts = [s for s in out if s.cls == "modality" and (m := level(" ".join(answer.doc.lower[t] for t in s.tokens)))
               is not None and (n := level(s.evidence)) is not None and m != n and m + n == top]
+    if len(flips) == 1 and not shifts and (_some_not(answer, e, scale, top) or _some_not(e, answer, scale, top)):
+        return set(flips[0].tokens)  # 'Some of the members did not back it' for 'Not all of them supported it'
     if len(flips) != 1 or len(shifts) != 1:
         return set()
     return {*flips[0].tokens, *shifts[0].tokens}
+
+
+def _some_not(v: View, other: View, scale: dict, top: int) -> bool:
+    """`other` negates a universal ('Not all of the members', 'not every') and v has an existential
+    quantifier and no universal (its negated predicate then says the same)."""
+    negated = any(other.word(k) in ("not", "n't") and scale.get(other.word(k + 1)) == top for k in range(len(other) - 1))
+    levels = {scale.get(v.word(k)) for k in range(len(v))}
+    return negated and bool(levels & set(range(1, top))) and top not in levels
 
 
 def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set[int]) -> list[Signal]:

@@ -220,8 +220,11 @@ def _clause_keys(v: View, h: Hit, lex: Lexicon) -> frozenset[str]:
 
 
 def _following(v: View, h: Hit, lex: Lexicon) -> list[frozenset[str]]:
-    """Keys of the content words after the hit up to the end of its clause."""
+    """Keys of the content words after the hit up to the end of its clause; a hit that opens the
+    sentence before a comma ('Occasionally, the ferry is delayed') is the next clause's adverb."""
     out, j = [], h.hi
+    if h.lo == 0 and j < len(v) and v.word(j) == ",":
+        j += 1
     while j < len(v) and len(out) < _FOLLOWING and not v.punct(j) and v.word(j) not in lex.clause_breaks:
         if v.content(j):
             out.append(v.keys(j))
