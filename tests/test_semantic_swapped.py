@@ -88,3 +88,27 @@ def test_the_subject_of_two_clauses_keeps_the_one_an_answer_states():
                 "hats for the event.")
     assert not confident_signals(evidence, "Tarn Bakery will provide gift boxes, Corran Mugs and hats for the event.")
 
+
+
+FERTILISERS = ("Barley plots treated with Grenmix yielded 16 percent more grain than untreated plots.\n\n"
+               "Plots treated with Holdane yielded 6 percent more.")
+
+
+@pytest.mark.parametrize("evidence, answer, flagged", [
+    # each value's stretch names the other value's holder: swapped, whatever the other words say
+    (FERTILISERS, "Holdane raised barley yields by 16 percent over untreated plots, while Grenmix added 6 percent.",
+     True),
+    (FERTILISERS, "Grenmix raised barley yields by 16 percent over untreated plots, while Holdane added 6 percent.",
+     False),
+    ("Tessry Foods reported revenue of 410 million dollars for 2023.\n\nIts rival, Moran Mills, reported 290 "
+     "million dollars over the same period.",
+     "For 2023, Tessry Foods reported revenue of 290 million dollars, compared with 410 million dollars at rival "
+     "Moran Mills.", True),
+    # the names stay with their values, only the verbs trade places
+    ("The Ellen Bridge was completed in 1887.\n\nThe nearby Corr Viaduct was finished in 1902, fifteen years later.",
+     "The Corr Viaduct, completed in 1902, came fifteen years after the nearby Ellen Bridge, finished in 1887.",
+     False),
+])
+def test_the_holders_names_decide_a_swap_across_sentences(evidence, answer, flagged):
+    found = [x for x in confident_signals(evidence, answer) if x[0] == "recombination"]
+    assert bool(found) == flagged, found

@@ -11,8 +11,9 @@ the verdict is 'hallucinated' and a span overlaps a planted word; `flagged` coun
 alone. A paraphrase is a false alarm when its verdict is 'hallucinated'. The default suite is
 written from invented facts (tests/data/invented_suite.jsonl), in the style of the issue's
 hidden suite; it was used to design the conflict rule (`features.semantic.confidence`), so it is
-not a test set; `--suite tests/data/invented_suite_holdout.jsonl` scores the held-out suite
-(other invented facts, written before the rule's last changes and scored once). `--summary DIR` scores it with the rule off and on and writes `summary.csv` (per
+not a test set; `--suite tests/data/invented_suite_holdoutN.jsonl` scores one of the blind suites
+(other invented facts, each written from the class definitions only, scored once before it was read,
+then design data like the rest; the README lists their one-time scores). `--summary DIR` scores it with the rule off and on and writes `summary.csv` (per
 class: cases, caught and flagged both ways) and `commit.txt`, which the README's `invented-suite`
 block is rendered from (`make invented-suite`).
 """

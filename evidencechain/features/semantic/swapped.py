@@ -157,7 +157,14 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
         if len(ax) != 1 or len(ay) != 1:
             continue
         ax_span, ay_span = (_span(a, z[0], a_parts, lex, commas=True) for z in (ax, ay))
-        if ax_span == ay_span or not _apart(a, ax[0], ay[0]):
+        if ax_span == ay_span:
+            continue
+        named = None if names_too else _by_names(a, (ax[0], ay[0]), (sx, sy), a_parts, lex)
+        if named is not None:  # the holders' names, where the evidence and the answer name any, decide
+            if named and _apart(a, ax[0], ay[0], MIN_APART_NAMES):
+                out += _flag(a, (ax[0], sy), (ay[0], sx), flagged=flagged)
+            continue
+        if not _apart(a, ax[0], ay[0]):
             continue
         ex, ey = anchors(sx), anchors(sy)
         own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
@@ -168,12 +175,54 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
         leans = cross_x > kx and cross_y > ky if names_too else \
             cross_x > kx and cross_y >= ky or cross_y > ky and cross_x >= kx
         if leans and cross_x + cross_y >= least:
-            for z, (v, other, _, _) in ((ax[0], sy), (ay[0], sx)):
-                if z.positions not in flagged:
-                    flagged.add(z.positions)
-                    out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
-                                      v.span_text(list(other.positions)), confident=True))
+            out += _flag(a, (ax[0], sy), (ay[0], sx), flagged=flagged)
     return out
+
+
+def _flag(a: View, *moved: tuple, flagged: set) -> list[Signal]:
+    """Confident signals of answer values each given the other side's value (once per value)."""
+    out = []
+    for z, (v, other, _, _) in moved:
+        if z.positions not in flagged:
+            flagged.add(z.positions)
+            out.append(Signal("recombination", tuple(int(a.idx[k]) for k in z.positions),
+                              v.span_text(list(other.positions)), confident=True))
+    return out
+
+
+def _capitalised(v: View, span: tuple[int, int], first: bool = False) -> frozenset[str]:
+    """Keys of the capitalised content words of a span, the sentence's first word only with `first`
+    (the answer's, read against the evidence's names): its names."""
+    return frozenset().union(*(v.keys(k) for k in range(*span) if (k > 0 or first) and v.content(k)
+                               and v.text(k)[:1].isupper()))
+
+
+def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], parts, lex: Lexicon) -> bool | None:
+    """Whether both answer values stand in stretches that name the other value's holder and not their
+    own ('Verdana raised yields by 18 percent, while NutraGrow added 7' for 'NutraGrow ... 18 percent'
+    and 'Verdana ... 7 percent'; not 'The Corran Viaduct, completed in 1902, came fifteen years after
+    the Ellery Bridge, finished in 1887', whose verbs trade places); None where the evidence names no
+    holder of either value's own, or the answer's stretches name none. A value's stretch runs from
+    just after the other value, where that stands earlier in the sentence (else from its start), to
+    the end of its clause; an evidence value alone in its sentence has the whole sentence."""
+    (e0, x0, _, _), (e1, x1, _, _) = sides
+    if e0 is e1:
+        e_parts = clauses(e0, _values(e0, lex), lex)
+        names = [_capitalised(e0, _stretch(e0, x, y, e_parts, lex)) for x, y in ((x0, x1), (x1, x0))]
+    else:
+        names = [_capitalised(v, (0, len(v))) for v in (e0, e1)]
+    own = (names[0] - names[1], names[1] - names[0])
+    if not own[0] or not own[1]:
+        return None
+    said = [_capitalised(a, _stretch(a, mine[i], mine[1 - i], parts, lex), first=True) for i in (0, 1)]
+    if not (said[0] | said[1]) & (own[0] | own[1]):
+        return None
+    return all(said[i] & own[1 - i] and not said[i] & own[i] for i in (0, 1))
+
+
+def _stretch(v: View, x: Value, other: Value, parts, lex: Lexicon) -> tuple[int, int]:
+    end = _span(v, x, parts, lex)[1]
+    return (max(other.positions) + 1 if max(other.positions) < x.positions[0] else 0), end
 
 
 def _taken(v: View, vals: list[Value], lex: Lexicon) -> set[int]:
