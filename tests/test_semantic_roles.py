@@ -84,6 +84,9 @@ def test_a_swap_through_frames_is_confident(evidence, answer, words):
      "19 kilometres and avoids the cliffs.",
      "At 19 kilometres, the inland path through Brackwell is longer than the 12-kilometre coastal path via "
      "Orla Point, and it avoids the cliffs."),
+    # nouns round an adjective or a noun are no parties of a relation
+    ("At 640 metres, Skelby Pike is taller than Dorr Fell, and the path to its summit is the steepest in the park.",
+     "Dorr Fell is lower than Skelby Pike, which rises to 640 metres and has the park's steepest summit path."),
     # the converse comparison: the parties exchanged and each comparative turned round
     ("The Wenlow bridge is older than the Castry bridge but carries fewer cars each day, the council says.",
      "The council says the Castry bridge is newer than the Wenlow bridge, yet it carries more cars a day."),
@@ -123,3 +126,15 @@ def test_a_voice_changed_with_the_parties_in_place_flags_the_relation_words():
 ])
 def test_a_comparison_with_its_parties_exchanged_is_a_swap(evidence, answer):
     assert [x for x in confident_signals(evidence, answer) if x[0] == "roles"]
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    ("Tenby's, the family bakery chain, has agreed to acquire Harrow Foods for an undisclosed sum.", True),
+    ("Harrow Foods has agreed to buy Tenby's, the family bakery chain, for an undisclosed sum.", False),
+])
+def test_the_subject_of_a_verb_chain_before_an_apposition(answer, flagged):
+    """'X's, the chain, has agreed to acquire Y': the relation's first party is the name before the
+    apposition, not the verb whose infinitive it is."""
+    found = [x for x in confident_signals("Harrow Foods has agreed to acquire the family bakery chain Tenby's for an "
+                                          "undisclosed sum.", answer) if x[0] == "roles"]
+    assert bool(found) == flagged, found

@@ -43,6 +43,8 @@ _confident = confident_signals
     ("Only a few of the Tarn cottages have gardens.", "Only a few of the Tarn cottages have no garden.",
      "polarity", "no"),
     ("Some of the Tarn cottages have gardens.", "Some of the Tarn cottages lack gardens.", "polarity", "lack"),
+    ("The Dunmere ferry will no longer run on Sundays after the end of October, the operator said.",
+     "The operator said the Dunmere ferry will run on Sundays after the end of October.", "polarity", "run"),
     # the same opposites with the parties kept in place
     ("Brennock Dairies is the parent company of the cheese maker Tull & Sons.",
      "Brennock Dairies is a subsidiary of the cheese maker Tull & Sons.", "antonym", "subsidiary"),

@@ -558,9 +558,10 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
                 and not partitive(e, s.evidence.lower().split(), [a.word(k) for k in _positions(a, s)]) \
                 and clause_alignment(a, s.tokens, e, lex) >= rule["min_clause_restated"]
         elif ok and s.cls == "polarity" and len(s.tokens) == 1 and _cue_first(s, lex):
-            ok = _same_slot(a, e, replace(s, evidence=s.evidence.split()[-1]),
-                            own_too=s.evidence.split()[0].lower() == "no")  # 'never attended' / 'attended': e's own word;
-            # 'no transfer has been agreed' / 'linked with a transfer': the noun stands elsewhere
+            cue = s.evidence.lower().split()
+            ok = _same_slot(a, e, replace(s, evidence=cue[-1]), own_too=cue[0] == "no" and cue[1:2] != ["longer"])
+            # 'never attended' / 'attended': e's own word; 'no transfer has been agreed' / 'linked with a
+            # transfer': the noun stands elsewhere; 'no longer run' / 'run': the verb's own place
         elif ok and s.cls == "polarity" and len(s.tokens) == 2:
             ok = not _other_argument(a, e, s)
         if ok and rule["stated_elsewhere"] and not (s.confident and compared):

@@ -57,8 +57,8 @@ def _arguments(v: View, k: int, step: int, shared: frozenset[str], names: dict, 
                     continue
                 if not any(j in names[f] for f in found):
                     found.append(j)
-            elif first is None:
-                first = j
+            elif first is None and not (step < 0 and j == k - 2 and v.word(k - 1) == "to"):
+                first = j  # not the verb whose infinitive the relation is ('has agreed to acquire')
         j += step
     if nearest and first is not None and first not in found:
         return sorted([*found, first], key=lambda i: abs(i - k))
@@ -90,9 +90,10 @@ def _apposition_start(v: View, j: int, names: dict) -> int | None:
         i -= 1
     if i >= 1 and v.word(i) == "," and j - 1 in names and min(names[j - 1]) == i + 1:
         return j - 1  # 'the defending champion, Liesl Umbra, defeated': the name is the apposition
-    if i < 1 or v.word(i) != "," or j - i < 3 or i - 1 not in names:
+    owner = i - 2 if i >= 2 and v.word(i - 1) == "'s" else i - 1  # "Ottley's, the bakery chain,"
+    if i < 1 or v.word(i) != "," or j - i < 3 or owner not in names:
         return None
-    return i - 1
+    return owner
 
 
 def _names(v: View) -> dict[int, tuple[int, ...]]:
@@ -216,7 +217,8 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     if ex is None or ey is None:
         return None
     named = (x in names or ex in their_names, y in names or ey in their_names)
-    if (named[0] != named[1] and converse is None) or (not named[0] and not a.content(r)):
+    if (named[0] != named[1] and converse is None) or (not named[0] and not a.content(r)) \
+            or (not named[0] and converse is None and (_superlative(a, r) or not _verbal(a, r, lex))):
         return None  # a listed relation takes a party that is no name ('a group of farmers sued X')
     if not (min(ex, ey) < er < max(ex, ey)):
         return None
@@ -362,6 +364,11 @@ def aside(v: View, lo: int, hi: int) -> set[int]:
             if close is not None and v.word(close) == "," and close - j > 2:
                 out.update(range(j, close + 1))
     return out
+
+
+def _superlative(v: View, k: int) -> bool:
+    """'the park's busiest summit path': an adjective's degree, no relation between the nouns round it."""
+    return v.word(k).endswith("est") and v.lemma(k) != v.word(k)
 
 
 def _verbal(v: View, k: int, lex: Lexicon) -> bool:
