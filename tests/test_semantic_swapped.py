@@ -112,3 +112,16 @@ FERTILISERS = ("Barley plots treated with Grenmix yielded 16 percent more grain 
 def test_the_holders_names_decide_a_swap_across_sentences(evidence, answer, flagged):
     found = [x for x in confident_signals(evidence, answer) if x[0] == "recombination"]
     assert bool(found) == flagged, found
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    ("Farrow Tools cut 120 jobs in Leeds in July and hired 40 engineers in Porto in April.", True),
+    ("Farrow Tools cut 120 jobs in Leeds in April and hired 40 engineers in Porto in July.", False),
+    ("In April Farrow Tools cut 120 jobs at its Leeds office, and in July it hired 40 engineers in Porto.", False),
+])
+def test_two_months_whose_events_moved_are_flagged(answer, flagged):
+    """Month names without a day or a year are values of their own kind: swapped between two events
+    when each one's stretch names the other event's place."""
+    found = [x for x in confident_signals("Farrow Tools cut 120 jobs in its Leeds office in April and hired 40 "
+                                          "engineers in Porto in July.", answer) if x[0] == "recombination"]
+    assert bool(found) == flagged, found

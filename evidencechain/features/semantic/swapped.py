@@ -42,6 +42,7 @@ _KINDS = frozenset({"year", "number"})
 tagger's kinds, names in lists and appositions ('Iraq, Afghanistan and Pakistan', 'X and his dad, Y')
 moved on faithful summaries."""
 NAME = "name"
+MONTH = "month"
 
 
 def _values(v: View, lex: Lexicon) -> list[Value]:
@@ -82,7 +83,17 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
     parts, taken = clauses(e, theirs, lex), _taken(e, theirs, lex)
     numbers = _pairs(e, [x for x in theirs if x.kind in _KINDS], parts, taken, MIN_APART, lex)
     by_name = _pairs(e, named, parts, taken | {k for x in named for k in x.positions}, MIN_APART_NAMES, lex)
-    return _swaps(a, numbers, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True)
+    months = _months(e)
+    by_month = _pairs(e, months, parts, taken | {k for x in months for k in x.positions}, MIN_APART, lex)
+    return _swaps(a, numbers, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True) \
+        + _swaps(a, by_month, lex, extra=_months)
+
+
+def _months(v: View) -> list[Value]:
+    """Month names without a day or year ('in March'): values of kind 'month' (a capitalised 'May' only)."""
+    return [Value(v.word(k), MONTH, (k,)) for k in range(len(v)) if v.word(k) in cues().months
+            and v.text(k)[:1].isupper() and not (k + 1 < len(v) and v.doc.like_num[v.idx[k + 1]])
+            and not (k > 0 and v.doc.like_num[v.idx[k - 1]])]
 
 
 def _pairs(e: View, vals: list[Value], parts, taken: set[int], apart: int, lex: Lexicon) -> list[tuple[tuple, tuple]]:
@@ -126,7 +137,7 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
 
 
 def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1,
-           names_too: bool = False) -> list[Signal]:
+           names_too: bool = False, extra=None) -> list[Signal]:
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
     the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
     names (`_names`), whose words are no anchors either, and each name's clause must lean to the other's
@@ -136,8 +147,8 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
         return []
     mine = _values(a, lex)
     a_parts, a_taken = clauses(a, mine, lex), {k for y in mine for k in y.positions}
-    if names_too:
-        mine = _names(a, lex)
+    if names_too or extra is not None:  # `extra`: the pairs' own kind of value (`_months`)
+        mine = _names(a, lex) if names_too else extra(a)
         a_taken |= {k for y in mine for k in y.positions}
 
     def once(x: Value) -> list[Value]:
@@ -192,9 +203,9 @@ def _flag(a: View, *moved: tuple, flagged: set) -> list[Signal]:
 
 def _capitalised(v: View, span: tuple[int, int], first: bool = False) -> frozenset[str]:
     """Keys of the capitalised content words of a span, the sentence's first word only with `first`
-    (the answer's, read against the evidence's names): its names."""
+    (the answer's, read against the evidence's names), months aside: its names."""
     return frozenset().union(*(v.keys(k) for k in range(*span) if (k > 0 or first) and v.content(k)
-                               and v.text(k)[:1].isupper()))
+                               and v.text(k)[:1].isupper() and v.word(k) not in cues().months))
 
 
 def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], parts, lex: Lexicon) -> bool | None:
@@ -202,7 +213,7 @@ def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], pa
     own ('Verdana raised yields by 18 percent, while NutraGrow added 7' for 'NutraGrow ... 18 percent'
     and 'Verdana ... 7 percent'; not 'The Corran Viaduct, completed in 1902, came fifteen years after
     the Ellery Bridge, finished in 1887', whose verbs trade places); None where the evidence names no
-    holder of either value's own, or the answer's stretches name none. A value's stretch runs from
+    holder of either value's own, or an answer's stretch names none of them. A value's stretch runs from
     just after the other value, where that stands earlier in the sentence (else from its start), to
     the end of its clause; an evidence value alone in its sentence has the whole sentence."""
     (e0, x0, _, _), (e1, x1, _, _) = sides
@@ -215,7 +226,7 @@ def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], pa
     if not own[0] or not own[1]:
         return None
     said = [_capitalised(a, _stretch(a, mine[i], mine[1 - i], parts, lex), first=True) for i in (0, 1)]
-    if not (said[0] | said[1]) & (own[0] | own[1]):
+    if not said[0] & (own[0] | own[1]) or not said[1] & (own[0] | own[1]):
         return None
     return all(said[i] & own[1 - i] and not said[i] & own[i] for i in (0, 1))
 
