@@ -36,11 +36,9 @@ def antonym_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             continue
         if frozenset().union(*(lex.synonyms.get(s, frozenset()) for s in keys)) & e.all_keys:
             continue  # the evidence states the word in other words too ('prior to' beside 'before')
-        if _converse_stated(a, k, e, lex):
-            continue  # 'Y lost in straight sets to X' for 'X beat Y to win': the converse of 'beat', not 'win' flipped
         opposite = frozenset().union(*(lex.antonyms.get(s, frozenset()) for s in keys))
-        if not opposite:
-            continue
+        if not opposite or _converse_stated(a, k, e, lex):
+            continue  # 'Y lost in straight sets to X' for 'X beat Y to win': the converse of 'beat', not 'win' flipped
         hits = [j for j in e.find(opposite) if prefixed(e.word(j), lex) not in keys and not is_cue(e, j, lex)
                 and not (a.word(k) in scaled and e.word(j) in scaled) and j not in under
                 and (not moved or _same_slot(a, k, e, j))]
