@@ -106,7 +106,7 @@ def _own_thresholds(model: EvidenceChain, corpus, bench: str, variant: str) -> l
     for det in DETECTORS:
         m = binary_metrics(scored.responses["label"], scored.responses[f"risk_{det}"],
                            model.thresholds[det]["response"])
-        labelled = any(r.labels for r in corpus.responses)  # HaluEval labels answers, not words
+        labelled = any(r.labels for r in corpus.responses)  # a corpus may label answers, not words
         spans = span_f1(corpus, results_from_scored(model, det, corpus, scored)) if labelled else None
         rows.append({"benchmark": bench, "variant": variant, "detector": det, "response_f1": round(m["f1"], 4),
                      "span_f1": None if spans is None else round(spans, 4), "roc_auc": round(m["roc_auc"], 4), "answers": len(corpus.responses)})

@@ -226,8 +226,8 @@ def invented_suite_body(source: Path = INVENTED_SUITE) -> str | None:
 
 def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
     """The default model's recipe with and without the semantic family: one row per benchmark and
-    detector ('without -> with'; SummEdits as the mean over its domains, each scored at its own
-    threshold), then the rows of other variants and of `--runs`, as measured."""
+    detector ('without -> with'; a benchmark of several domains as the mean over them, each scored at
+    its own threshold), then the rows of other variants and of `--runs`, as measured."""
     rows = _csv(source)
     if rows is None:
         return None
@@ -243,8 +243,8 @@ def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
             if r.get(m):
                 cell.setdefault(m, []).append(float(r[m]))
     lines = [f"From `{source}`. The default model's recipe fitted without the family (`without`: audit corpus, "
-             "groups lexical / retrieval / mismatch) and as it is (`with`); SummEdits as the mean over its "
-             "domains, each scored at a threshold chosen on its own `evaluation` split:", "",
+             "groups lexical / retrieval / mismatch) and as it is (`with`); a benchmark of several domains as "
+             "the mean over them, each scored at a threshold chosen on its own `evaluation` split:", "",
              "| benchmark | detector | balanced accuracy | ROC-AUC | answer F1 | span F1 |", "|---|---|--:|--:|--:|--:|"]
     for (bench, det), by in groups.items():
         n = len(domains[bench] - {""})
