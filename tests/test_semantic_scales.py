@@ -109,3 +109,16 @@ def test_the_scales_are_data():
     assert quantifier["few"] < quantifier["some"] < quantifier["many"] < quantifier["all"] == quantifier["only"]
     assert status["applied"] < status["received"] and status["alleged"] < status["convicted"]
     assert "stopped" in lex.ending_negation
+
+
+@pytest.mark.parametrize("answer, delayed", [
+    ("Only once the inquiry closes will the Tolley bypass open.", True),
+    ("The Tolley bypass will open to cyclists only", False),  # 'only' is the last word: nothing after it
+])
+def test_the_delay_reads_the_word_after_only(answer, delayed):
+    from evidencechain.features.semantic.polarity import _delayed
+
+    e, a = (sentence_views(d)[0] for d in parse_texts(
+        ["The Tolley bypass will not open until the inquiry closes.", answer], progress=False))
+    j = next(k for k in range(len(e)) if e.word(k) == "open")
+    assert _delayed(e, j, a, lexicon()) is delayed

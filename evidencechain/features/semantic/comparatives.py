@@ -82,6 +82,8 @@ def order_swapped(a: View, e: View, lex: Lexicon) -> list[Signal]:
     polarity or antonym flips (with one, the exchange keeps the meaning: `exchanged`), against an
     evidence sentence that orders two events only."""
     whole_a, whole_e = sentence_view(a.doc, a.start, a.end), sentence_view(e.doc, e.start, e.end)
+    if not any(whole_a.word(k) in lex.event_order for k in range(len(whole_a))):
+        return []  # no order word to exchange around (most sentences: the pivot pairs are not read)
     if sum(whole_e.word(j) in lex.event_order | lex.ordering for j in range(len(whole_e))) > 1:
         return []  # three events ordered: the answer may pair them otherwise
     out = []

@@ -188,7 +188,8 @@ def _delayed(e: View, j: int, a: View, lex: Lexicon) -> bool:
     until, then, alone = lex.delay
     k = next((m for m in range(j + 1, len(e)) if e.punct(m) or e.word(m) in until), None)
     return k is not None and e.word(k) in until \
-        and any(a.word(i) == "only" and a.word(i + 1) in then or a.word(i) in alone for i in range(len(a)))
+        and any(a.word(i) == "only" and i + 1 < len(a) and a.word(i + 1) in then or a.word(i) in alone
+                for i in range(len(a)))
 
 
 def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:

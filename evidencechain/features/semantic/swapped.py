@@ -33,8 +33,8 @@ MIN_APART = 3
 """Content words between the two values on each side, at least: fewer make a range or a list
 ('between October 7, 2001 and December 31, 2007'), not two events."""
 MIN_APART_NAMES = 2
-"""... between two names: a list has none ('Iraq, Afghanistan and Pakistan'), an apposition one ('X and
-his dad, Y')."""
+"""... between two names, or two values whose holders' names decide (`_by_names`): a list has none
+('Iraq, Afghanistan and Pakistan'), an apposition one ('X and his dad, Y')."""
 
 
 _KINDS = frozenset({"year", "number"})
@@ -86,7 +86,7 @@ def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
     months = _months(e)
     by_month = _pairs(e, months, parts, taken | {k for x in months for k in x.positions}, MIN_APART, lex)
     return _swaps(a, numbers, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True) \
-        + _swaps(a, by_month, lex, extra=_months)
+        + _swaps(a, by_month, lex, values_of=_months)
 
 
 def _months(v: View) -> list[Value]:
@@ -137,7 +137,7 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
 
 
 def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1,
-           names_too: bool = False, extra=None) -> list[Signal]:
+           names_too: bool = False, values_of=None) -> list[Signal]:
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
     the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
     names (`_names`), whose words are no anchors either, and each name's clause must lean to the other's
@@ -147,8 +147,8 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
         return []
     mine = _values(a, lex)
     a_parts, a_taken = clauses(a, mine, lex), {k for y in mine for k in y.positions}
-    if names_too or extra is not None:  # `extra`: the pairs' own kind of value (`_months`)
-        mine = _names(a, lex) if names_too else extra(a)
+    if names_too or values_of is not None:  # `values_of`: the answer's values of the pairs' kind (`_months`)
+        mine = _names(a, lex) if names_too else values_of(a)
         a_taken |= {k for y in mine for k in y.positions}
 
     def once(x: Value) -> list[Value]:
