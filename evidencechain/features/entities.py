@@ -11,6 +11,7 @@ import numpy as np
 
 from ..text.parse import ParsedText
 from .numeric import WORD_NUMBERS, number_words
+from .units import numbers_data
 
 NUMERIC_ENTITY_TYPES = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 _STRIP = re.compile(r"^(the|a|an)\s+|'s$|’s$", re.IGNORECASE)
@@ -66,11 +67,13 @@ def _numeric(text: str) -> bool:
 
 
 def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_lower: str,
-                       evidence_vocab: set[str]) -> tuple[np.ndarray, int, int]:
+                       evidence_vocab: set[str], numbers_known: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, int, int]:
     """Tokens of `parsed` inside entities absent from the evidence, within char `span`.
 
     An entity counts as present when its normalised text occurs in the evidence or every
-    one of its content words does. Returns (token mask, entities seen, entities absent).
+    one of its content words does (`absent_entity_tokens`). Returns (token mask, entities seen,
+    entities absent).
     """
     mask = np.zeros(len(parsed), dtype=bool)
     seen = absent = 0
@@ -79,7 +82,7 @@ def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_
         if start < lo or end > hi:
             continue
         seen += 1
-        idx = absent_entity_tokens(parsed, start, end, evidence_text_lower, evidence_vocab)
+        idx = absent_entity_tokens(parsed, start, end, evidence_text_lower, evidence_vocab, numbers_known)
         if idx is not None:
             absent += 1
             mask[idx] = True
@@ -87,15 +90,21 @@ def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_
 
 
 def absent_entity_tokens(parsed: ParsedText, start: int, end: int, evidence_text_lower: str,
-                         evidence_vocab: set[str]) -> np.ndarray | None:
-    """Token indices of the entity at [start, end) when the evidence does not mention it, else None."""
+                         evidence_vocab: set[str], numbers_known: np.ndarray | None = None) -> np.ndarray | None:
+    """Token indices of the entity at [start, end) when the evidence does not mention it, else None.
+    `numbers_known` (per token of `parsed`): the token states an amount the evidence states or implies
+    (`numeric.absent_number_mask`), so that 'nine years' or 'in 1935' is present where the evidence
+    implies it."""
     norm = normalise_entity(parsed.text[start:end])
     if not norm or norm in evidence_text_lower:
         return None
     lo = int(np.searchsorted(parsed.ends, parsed.ends.dtype.type(start), side="right"))
     hi = int(np.searchsorted(parsed.starts, parsed.starts.dtype.type(end)))
     idx = np.arange(lo, max(lo, hi))
-    words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i]]
-    if words and all(w in evidence_vocab for w in words):
+    known = [i for i in idx if numbers_known is not None and numbers_known[i]]
+    relative = numbers_data()["relative"] if known else ()  # 'a year earlier', 'four years later'
+    words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i] and i not in known
+             and parsed.lower[i] not in relative]
+    if (words or known) and all(w in evidence_vocab for w in words):
         return None
     return idx

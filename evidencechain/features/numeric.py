@@ -4,8 +4,8 @@ Clock times are compared as times: '8 pm', '8:00 PM' and '20:00' (or Yelp's '20:
 all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'; 'half past eight'
 or 'eight o'clock' (no a.m. or p.m.) may be either '08:30' or '20:30'. Numbers in words are read as
 phrases ('thirty-six', 'half a dozen', 'two hundred and fifty'); the evidence also states the
-shares it names ('half of the 80 trees': 40) and its amounts in other units ('2.5 km':
-'2,500 metres', `units.base_key`). Word lists: data/numbers.toml.
+shares it names ('half of the 80 trees': 40), its amounts in other units ('2.5 km':
+'2,500 metres', `units.base_key`) and the amounts it implies (`implied`: 'nine years' between 1962 and 1971). Word lists: data/numbers.toml.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from .units import base_key, numbers_data, unit_at
+from .implied import duration_phrases, implied_numbers
+from .units import base_key, canonical, numbers_data, unit_at
 
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:st|nd|rd|th)?(?![\d])")
 _SCALE = re.compile(r"\s*(thousand|million|billion|k\b|m\b|bn\b)", re.IGNORECASE)
@@ -104,10 +105,6 @@ def time_spans(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     values = list(_TIME_WORDS.values())
     out += [(m.start(), m.end(), (values[m.lastindex - 1],)) for m in _TIME_WORD.finditer(text)]
     return sorted(out)
-
-
-def canonical(value: float) -> str:
-    return f"{value:.6g}"
 
 
 def numbers_in_text(text: str) -> set[str]:
@@ -243,9 +240,18 @@ def _share_words() -> frozenset[str]:
     return frozenset({*data["fractions"], "%", "percent", *data["factors"]})
 
 
-def _unit_key(words: Sequence[str], end: int, value: float | None) -> str | None:
-    unit = unit_at(words, end) if value is not None else None
-    return base_key(value, unit[0]) if unit else None
+def _unit_at(words: Sequence[str], end: int, texts: Sequence[str] | None = None) -> tuple[int, int, str] | None:
+    """(first, end, unit) of the unit after an amount that ends at `end` ('3,000-metre' too), or None;
+    `texts`: the words as written ('MW' is not 'mW')."""
+    if end + 1 < len(words) and words[end] == "-":
+        end += 1
+    unit = unit_at(words, end, texts)
+    return (end, end + unit[1], unit[0]) if unit else None
+
+
+def _unit_key(words: Sequence[str], end: int, value: float | None, texts: Sequence[str] | None = None) -> str | None:
+    at = _unit_at(words, end, texts) if value is not None else None
+    return base_key(value, at[2]) if at else None
 
 
 def _shares(words: Sequence[str], amounts) -> set[str]:
@@ -276,8 +282,8 @@ def _shares(words: Sequence[str], amounts) -> set[str]:
 
 
 def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
-    """All numbers and clock times the evidence states, in digits or words, the shares it names and
-    its amounts with a unit as unit-free keys (`units.base_key`)."""
+    """All numbers and clock times the evidence states, in digits or words, the shares it names, its
+    amounts with a unit as unit-free keys (`units.base_key`) and the amounts it implies (`implied`)."""
     out = numbers_in_text(text) | {t for _, _, ts in time_spans(text) for t in ts}
     amounts = _amounts(lowered_tokens)
     phrased = set()
@@ -287,7 +293,8 @@ def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
         key = _unit_key(lowered_tokens, end, value)
         if key:
             out.add(key)
-    out |= _shares(lowered_tokens, amounts)
+    out |= _shares(lowered_tokens, amounts) | implied_numbers(lowered_tokens, amounts)
+    out |= {base_key(value, unit) for _, _, value, unit in duration_phrases(lowered_tokens)} - {None}
     for k in [i for i, tok in enumerate(lowered_tokens) if tok in WORD_NUMBERS or tok in ORDINALS]:
         tok = lowered_tokens[k]
         if tok in WORD_NUMBERS and k not in phrased:
@@ -295,6 +302,11 @@ def evidence_numbers(text: str, lowered_tokens: tuple[str, ...]) -> set[str]:
         elif tok in ORDINALS:
             out.add(canonical(ORDINALS[tok]))
     return out
+
+
+def implied_by(lowered_tokens: Sequence[str]) -> set[str]:
+    """The amounts that words imply (`implied`), for evidence read in pieces and joined."""
+    return implied_numbers(lowered_tokens, _amounts(lowered_tokens))
 
 
 def absent_numbers(tokens: tuple[str, ...], known: set[str]) -> list[bool]:
@@ -314,12 +326,27 @@ def absent_number_mask(text: str, starts: np.ndarray, ends: np.ndarray, lowered:
     has_number = np.array([_token_number(t)[0] or t in WORD_NUMBERS or t in ORDINALS for t in lowered],
                           dtype=bool)
     absent = np.array(absent_numbers(lowered, known), dtype=bool)
-    for a, end, values, value in _amounts(lowered):
-        words = [i for i in range(a, end) if has_number[i]]
+    amounts = _amounts(lowered)
+    texts = [text[int(a):int(b)] for a, b in zip(starts.tolist(), ends.tolist())] if amounts else None
+    for a, end, values, value in amounts:
+        words = [i for i in range(a, end) if has_number[i] or lowered[i] in _SCALES or lowered[i] in _WORDS["multipliers"]]
+        has_number[words] = True  # 'thousand' of 'thirty thousand' too
         missing = values.isdisjoint(known) and not (end - a == 1 and lowered[a] in _AMBIGUOUS)
-        if missing and _unit_key(lowered, end, value) in known:
+        key = _unit_key(lowered, end, value, texts)
+        if missing and key in known:
             missing = False
         absent[words] = missing
+        if key is not None and key in known:  # its unit is stated with it ('two years' between 1969 and 1971)
+            unit = _unit_at(lowered, end, texts)
+            has_number[unit[0]:unit[1]] = True
+            absent[unit[0]:unit[1]] = missing
+    relative = numbers_data()["relative"]
+    for a, end, value, unit in duration_phrases(lowered):
+        missing = base_key(value, unit) not in known
+        if missing and end < len(lowered) and lowered[end] in relative and lowered[a] in _WORDS["articles"]:
+            continue  # 'up 4 percent on a year earlier' needs no second year
+        has_number[a:end] = True
+        absent[a:end] = missing
     for start, end, values in time_spans(text):
         inside = (starts < end) & (ends > start)
         has_number |= inside

@@ -202,7 +202,7 @@ class MismatchFamily(FeatureFamily):
                         continue
                     seen += 1
                     hit = absent_entity_tokens(doc, entities[e][0], entities[e][1], view.index.text_lower,
-                                               view.index.vocab)
+                                               view.index.vocab, has_number & ~number_absent)
                     if hit is not None:
                         absent += 1
                         entity_absent[hit] = True

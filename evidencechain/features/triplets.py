@@ -33,7 +33,7 @@ from ..text.parse import ParsedText, parse_texts
 from ..text.triplets import Triplet
 from .entities import absent_entity_mask, entity_spans, normalise_entity
 from .evidence import content_indices, forms
-from .numeric import absent_number_mask, evidence_numbers, time_spans, token_number_values
+from .numeric import absent_number_mask, evidence_numbers, implied_by, time_spans, token_number_values
 
 VERDICTS = ("Entailment", "Neutral", "Contradiction")
 RULES = ("strict", "ratio", "majority")
@@ -57,6 +57,8 @@ class EvidenceSentence:
     numbers: frozenset[str]
     entities: tuple[tuple[str, str], ...]  # (kind, normalised text)
     lower: str
+    words: tuple[str, ...] = ()
+    """Its lower-case tokens, for the amounts that neighbouring sentences imply together."""
 
 
 def _number_kind(value: str) -> str:
@@ -77,7 +79,7 @@ def evidence_sentence(p: ParsedText) -> EvidenceSentence:
     ents = tuple((_entity_kind(label), normalise_entity(p.text[a:b]))
                  for a, b, label in entity_spans(p))
     return EvidenceSentence(frozenset(forms(p, idx)), frozenset(evidence_numbers(p.text, p.lower)),
-                     ents, p.text.lower())
+                            ents, p.text.lower(), tuple(p.lower))
 
 
 @dataclass(frozen=True)
@@ -122,10 +124,11 @@ def _coverage_matrix(p: ParsedText, idx: np.ndarray, values: list[set[str]], fac
 
 def _window(sents: list[EvidenceSentence], i: int) -> EvidenceSentence:
     part = sents[max(0, i - 1):i + 2]
+    joined = implied_by([w for s in part for w in s.words]) if len(part) > 1 else set()
     return EvidenceSentence(frozenset().union(*(s.forms for s in part)),
-                     frozenset().union(*(s.numbers for s in part)),
-                     tuple(e for s in part for e in s.entities),
-                     " ".join(s.lower for s in part))
+                            frozenset().union(joined, *(s.numbers for s in part)),
+                            tuple(e for s in part for e in s.entities),
+                            " ".join(s.lower for s in part))
 
 
 def _token_values(p: ParsedText) -> list[set[str]]:
@@ -140,7 +143,8 @@ def _token_values(p: ParsedText) -> list[set[str]]:
 def _conflicts(p: ParsedText, values: list[set[str]],
                window: EvidenceSentence) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(tokens absent from the window, of those the contradicted ones, descriptions)."""
-    _, absent = absent_number_mask(p.text, p.starts, p.ends, p.lower, set(window.numbers))
+    has_number, absent = absent_number_mask(p.text, p.starts, p.ends, p.lower, set(window.numbers))
+    known = has_number & ~absent
     absent = absent.copy()
     contradicted = np.zeros(len(p), dtype=bool)
     notes: list[str] = []
@@ -154,7 +158,7 @@ def _conflicts(p: ParsedText, values: list[set[str]],
     vocab = set(window.forms)
     lower = p.text.lower()
     for a, b, label in entity_spans(p):
-        mask, _, missing = absent_entity_mask(p, (a, b), window.lower, vocab)
+        mask, _, missing = absent_entity_mask(p, (a, b), window.lower, vocab, known)
         if not missing:
             continue
         absent |= mask

@@ -110,6 +110,19 @@ def base_key(value: float, unit: str) -> str | None:
     return f"{dims}:{q.magnitude:.{SIGNIFICANT}g}"
 
 
+def canonical(value: float) -> str:
+    """The form in which numbers are compared: '1200', '0.5', '2.4e+06'."""
+    return f"{value:.6g}"
+
+
+def in_years(value: float, unit: str) -> float | None:
+    """An amount of time in years ('18 months': 1.5), None for another kind of amount."""
+    try:
+        return float(registry().Quantity(value, unit).to("year").magnitude)
+    except Exception:  # not a time
+        return None
+
+
 def same_amount(value: float, unit: str, other: float, other_unit: str, tolerance: float = 0.02) -> bool:
     """Whether two amounts are the same in different units (within `tolerance`)."""
     try:
