@@ -523,8 +523,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         forward, back = _restated(a, e, s, lex, others or [])
         follows = unique or s.cls == "recombination" and _follows_e(a, e, others or [], s, rule["min_margin"])
         ok = follows and back >= rule["min_covered"] and (forward >= rule["min_restated"] or (
-            s.cls == "polarity" and forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
-            and _negations(a, e, lex) + _negations(e, a, lex) == 1 and _ends(a, lex) == _ends(e, lex)))
+            s.cls in ("polarity", "antonym", "modality") and forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
+            and (s.cls == "modality" or _negations(a, e, lex) + _negations(e, a, lex) == (s.cls == "polarity")) and _ends(a, lex) == _ends(e, lex)))
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, _holder(e, others, s), s):

@@ -55,6 +55,12 @@ def _subject(v: View, k: int, lex: Lexicon) -> tuple[int, ...] | None:
     return tuple(reversed(out)) or None
 
 
+def _before_verb(v: View, k: int) -> bool:
+    """A floater between its subject's last content word and an inflected verb ('the residents at the
+    meeting all opposed')."""
+    return 0 < k < len(v) - 1 and v.content(k - 1) and v.content(k + 1) and v.lemma(k + 1) != v.word(k + 1) and v.word(k + 1).endswith(("ed", "s"))
+
+
 _TABLES: dict[tuple[int, str], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
 
 
@@ -130,8 +136,9 @@ def _hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
     table, scale, out, k = _phrases(lex, name), lex.modality[name], [], 0
     lifted = scale.get(lex.after_article)
     while k < len(v):
-        if name == lex.share_scale and v.word(k) in lex.floaters and _token(v, k - 1) in lex.floating:
-            subject = _subject(v, k - 1, lex)
+        if name == lex.share_scale and v.word(k) in lex.floaters and (_token(v, k - 1) in lex.floating
+                                                                       or _before_verb(v, k)):
+            subject = _subject(v, k - 1 if _token(v, k - 1) in lex.floating else k, lex)
             if subject is not None and not _negated(v, k, lex):
                 out.append(Hit(k, k + 1, scale[v.word(k)], subject))
             k += 1

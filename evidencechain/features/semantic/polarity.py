@@ -8,11 +8,13 @@ from .lexicon import Lexicon, stem
 
 def is_cue(v: View, k: int, lex: Lexicon) -> bool:
     """Whether the word at k is a negation cue ('not', 'failed' before 'to', 'stopped' before '-ing'
-    or 'from', 'hardly' before 'ever', 'from' after 'kept the ferry')."""
+    or 'from', 'hardly' before 'ever', 'from' after 'kept the ferry'; not a pair before an amount: 'gave
+    up 25 pennies')."""
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
     return w in lex.negation or (w in lex.verb_negation and after == "to") \
-        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) or (w, after) in lex.pair_cues \
+        or (w in lex.ending_negation and (after.endswith("ing") or after == "from")) \
+        or ((w, after) in lex.pair_cues and not (k + 2 < len(v) and v.doc.like_num[v.idx[k + 2]])) \
         or (w in lex.comparative_cues and k + 1 < len(v) and v.content(k + 1) and not v.doc.like_num[v.idx[k + 1]]) \
         or (w == "from" and after.endswith("ing") and _prevented(v, k, lex))
 
@@ -115,7 +117,10 @@ def _once(cues: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
 
 def negated_near(v: View, k: int, lex: Lexicon) -> bool:
     """A negation cue up to `cue_reach` tokens before position k, in the same clause ('won't let
-    them entertain such talk'): the word is negated on that side too, only further away."""
+    them entertain such talk'), or a '-free' right after it ('cavity-free' = 'free of cavities'): the word
+    is negated on that side too, only further away."""
+    if k + 2 < len(v) and v.word(k + 1) == "-" and v.word(k + 2) == "free":
+        return True
     for j in range(k - 1, max(-1, k - 1 - lex.cue_reach), -1):
         if v.punct(j):
             return False
@@ -230,7 +235,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             if base is None or side.word(k) in other.all_keys:
                 continue
             hits = [j for j in range(len(other)) if base in other.keys(j)]
-            if hits:
+            agree = [j for k2, j in (e_cues if answer_side else a_cues) if k2 not in flipped[answer_side]]
+            if hits and not set(hits) & set(agree):  # 'unbuilt' / 'not yet built': a negation no flip took agrees
                 pos = int(a.idx[k]) if answer_side else int(a.idx[hits[0]])
                 shown = e.text(hits[0]) if answer_side else e.text(k)
                 out.append(Signal("polarity", (pos,), shown))

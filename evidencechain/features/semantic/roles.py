@@ -289,6 +289,8 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
         for y in _arguments(a, r + (listed[1] - 1 if listed else 0), 1, shared, names, nearest=converse is not None):
             if not listed and any(relation(a, i, lex) for i in range(r + 1, y)):
                 break  # 'has employed': the relation is the listed verb's, judged at its own position
+            if not listed and (f := frame_at(a, r, y, max(names.get(y, (y,))), frames())) and f.marker:
+                continue  # 'leased vessels to B' for 'B leased vessels from A': the frames' to judge
             found = _swap(a, e, r, er, x, y, names, their_names, lex, converse)
             if found and (x, y) not in seen:
                 seen.add((x, y))

@@ -213,9 +213,10 @@ def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], pa
     own ('Verdana raised yields by 18 percent, while NutraGrow added 7' for 'NutraGrow ... 18 percent'
     and 'Verdana ... 7 percent'; not 'The Corran Viaduct, completed in 1902, came fifteen years after
     the Ellery Bridge, finished in 1887', whose verbs trade places); None where the evidence names no
-    holder of either value's own, or an answer's stretch names none of them. A value's stretch runs from
-    just after the other value, where that stands earlier in the sentence (else from its start), to
-    the end of its clause; an evidence value alone in its sentence has the whole sentence."""
+    holder of either value's own, or an answer's stretch names none of them. An answer value's stretch is
+    its clause where both clauses name a holder, else it runs from just after the other value, where that
+    stands earlier in the sentence (else from its start), to the end of its clause; an evidence value
+    alone in its sentence has the whole sentence."""
     (e0, x0, _, _), (e1, x1, _, _) = sides
     if e0 is e1:
         e_parts = clauses(e0, _values(e0, lex), lex)
@@ -225,7 +226,9 @@ def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], pa
     own = (names[0] - names[1], names[1] - names[0])
     if not own[0] or not own[1]:
         return None
-    said = [_capitalised(a, _stretch(a, mine[i], mine[1 - i], parts, lex), first=True) for i in (0, 1)]
+    said = [_capitalised(a, _span(a, mine[i], parts, lex), first=True) for i in (0, 1)]
+    if not all(x & (own[0] | own[1]) for x in said):  # a clause naming no holder: from after the other value
+        said = [_capitalised(a, _stretch(a, mine[i], mine[1 - i], parts, lex), first=True) for i in (0, 1)]
     if not said[0] & (own[0] | own[1]) or not said[1] & (own[0] | own[1]):
         return None
     return all(said[i] & own[1 - i] and not said[i] & own[i] for i in (0, 1))
