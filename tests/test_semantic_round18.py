@@ -86,3 +86,15 @@ def test_a_free_compound_agrees_with_free_of():
     """'cavity-free' for 'free of cavities' (a faithful HaluEval summary's sentence, reworded)."""
     assert confident_signals("Mara plans to keep the molar and her mouth free of cavities in the future.",
                              "She plans to keep the molar and her mouth cavity-free.") == []
+
+
+@pytest.mark.parametrize("evidence, answer, word", [
+    ("Under the new rules, the Tarling Road car park will remain open overnight from 3 May, the council said.",
+     "From 3 May the Tarling Road car park will be closed overnight under new council rules.", "closed"),
+])
+def test_a_state_after_a_copula_has_no_converse(evidence, answer, word):
+    """'will be closed overnight' for 'will remain open overnight' relates no second party (a converse
+    comparison, 'B is shorter than A' for 'A is taller than B', keeps its meaning and stays unflagged)."""
+    assert _flagged(evidence, answer, "antonym", word)
+    assert confident_signals("The Orrin tower is taller than the Bexley tower.",
+                             "The Bexley tower is shorter than the Orrin tower.") == []

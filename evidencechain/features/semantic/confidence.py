@@ -321,9 +321,12 @@ def _apposed(v: View, j: int) -> list[int]:
 
 
 def _converse(a: View, e: View, s: Signal) -> bool:
+    """Whether an antonym relates the other side's two parties the other way round ('B is shorter than A'
+    for 'A is taller than B', 'before releasing X, won Y'); a state after a copula ('will be closed
+    overnight' for 'will remain open overnight') has none."""
     k = _position(a, s.tokens[0])
     hits = [j for j in range(len(e)) if e.word(j) == s.evidence.lower()]
-    if k is None or not hits:
+    if k is None or not hits or _state(e, hits[0]) or _state(a, k):
         return False
     j = hits[0]
     before = _clause(a, k, -1)
@@ -336,6 +339,19 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
     return other > same
+
+
+_RELATING = frozenset({"than", "before", "after", "of", "to", "from", "as", "behind", "ahead", "beyond"})
+_COPULAS = frozenset({"be", "is", "are", "was", "were", "been", "being", "remain", "remains", "remained", "stay",
+                      "stays", "stayed", "become", "becomes", "became"})
+
+
+def _state(v: View, k: int) -> bool:
+    """A state after a copula that relates no second party ('will remain open overnight', 'will be closed'):
+    not a comparative ('is taller'), an order word, or one a preposition of relation follows ('north of')."""
+    w = v.word(k)
+    after = v.word(k + 1) if k + 1 < len(v) else ""
+    return k > 0 and v.word(k - 1) in _COPULAS and not (w in _RELATING or after in _RELATING or w.endswith("er"))
 
 
 def _other_argument(a: View, e: View, s: Signal) -> bool:
