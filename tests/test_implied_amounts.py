@@ -65,6 +65,9 @@ def test_many_years_imply_no_spans():
     """A long record with many years implies nothing by chance (`implied_limit`)."""
     few = "in 1901 and 1905".split()
     many = " ".join(f"in {1900 + 3 * k}" for k in range(12)).split()
-    amounts = lambda words: [(i, i + 1, frozenset({w}), float(w)) for i, w in enumerate(words) if w.isdigit()]
+
+    def amounts(words):
+        return [(i, i + 1, frozenset({w}), float(w)) for i, w in enumerate(words) if w.isdigit()]
+
     assert base_key(4, "year") in implied_numbers(few, amounts(few))
     assert not any(k.startswith("[time]") for k in implied_numbers(many, amounts(many)))

@@ -90,7 +90,8 @@ def absent_entity_mask(parsed: ParsedText, span: tuple[int, int], evidence_text_
 
 
 def absent_entity_tokens(parsed: ParsedText, start: int, end: int, evidence_text_lower: str,
-                         evidence_vocab: set[str], numbers_known: np.ndarray | None = None) -> np.ndarray | None:
+                         evidence_vocab: set[str],
+                         numbers_known: np.ndarray | None = None) -> np.ndarray | None:
     """Token indices of the entity at [start, end) when the evidence does not mention it, else None.
     `numbers_known` (per token of `parsed`): the token states an amount the evidence states or implies
     (`numeric.absent_number_mask`), so that 'nine years' or 'in 1935' is present where the evidence
@@ -101,10 +102,10 @@ def absent_entity_tokens(parsed: ParsedText, start: int, end: int, evidence_text
     lo = int(np.searchsorted(parsed.ends, parsed.ends.dtype.type(start), side="right"))
     hi = int(np.searchsorted(parsed.starts, parsed.starts.dtype.type(end)))
     idx = np.arange(lo, max(lo, hi))
-    known = [i for i in idx if numbers_known is not None and numbers_known[i]]
+    known = {int(i) for i in idx if numbers_known is not None and numbers_known[i]}
     relative = numbers_data()["relative"] if known else ()  # 'a year earlier', 'four years later'
-    words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i] and i not in known
-             and parsed.lower[i] not in relative]
+    words = [parsed.lower[i] for i in idx if not parsed.is_punct[i] and not parsed.is_stop[i]
+             and int(i) not in known and parsed.lower[i] not in relative]
     if (words or known) and all(w in evidence_vocab for w in words):
         return None
     return idx

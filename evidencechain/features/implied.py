@@ -30,7 +30,8 @@ def duration_phrases(words: Sequence[str]) -> list[tuple[int, int, float, str]]:
         w, share, at = words[k], None, k + 1
         if w == "half" and k + 1 < n and words[k + 1] in articles:
             share, at = 0.5, k + 2
-        elif w in articles and tuple(words[k + 1:k + 3]) == ("quarter", "of") and k + 3 < n and words[k + 3] in articles:
+        elif w in articles and tuple(words[k + 1:k + 3]) == ("quarter", "of") and k + 3 < n \
+                and words[k + 3] in articles:
             share, at = 0.25, k + 4
         unit = unit_at(words, at) if share is not None or w in articles else None
         if unit is None:

@@ -5,7 +5,8 @@ all 'time:20:00', so an answer's '8 pm' is supported by a record's '12:0-20:0'; 
 or 'eight o'clock' (no a.m. or p.m.) may be either '08:30' or '20:30'. Numbers in words are read as
 phrases ('thirty-six', 'half a dozen', 'two hundred and fifty'); the evidence also states the
 shares it names ('half of the 80 trees': 40), its amounts in other units ('2.5 km':
-'2,500 metres', `units.base_key`) and the amounts it implies (`implied`: 'nine years' between 1962 and 1971). Word lists: data/numbers.toml.
+'2,500 metres', `units.base_key`) and the amounts it implies (`implied`: 'nine years' between 1962
+and 1971). Word lists: data/numbers.toml.
 """
 from __future__ import annotations
 
@@ -240,7 +241,8 @@ def _share_words() -> frozenset[str]:
     return frozenset({*data["fractions"], "%", "percent", *data["factors"]})
 
 
-def _unit_at(words: Sequence[str], end: int, texts: Sequence[str] | None = None) -> tuple[int, int, str] | None:
+def _unit_at(words: Sequence[str], end: int,
+             texts: Sequence[str] | None = None) -> tuple[int, int, str] | None:
     """(first, end, unit) of the unit after an amount that ends at `end` ('3,000-metre' too), or None;
     `texts`: the words as written ('MW' is not 'mW')."""
     if end + 1 < len(words) and words[end] == "-":
@@ -249,8 +251,8 @@ def _unit_at(words: Sequence[str], end: int, texts: Sequence[str] | None = None)
     return (end, end + unit[1], unit[0]) if unit else None
 
 
-def _unit_key(words: Sequence[str], end: int, value: float | None, texts: Sequence[str] | None = None) -> str | None:
-    at = _unit_at(words, end, texts) if value is not None else None
+def _unit_key(words: Sequence[str], end: int, value: float | None) -> str | None:
+    at = _unit_at(words, end) if value is not None else None
     return base_key(value, at[2]) if at else None
 
 
@@ -328,18 +330,16 @@ def absent_number_mask(text: str, starts: np.ndarray, ends: np.ndarray, lowered:
     absent = np.array(absent_numbers(lowered, known), dtype=bool)
     amounts = _amounts(lowered)
     texts = [text[int(a):int(b)] for a, b in zip(starts.tolist(), ends.tolist())] if amounts else None
+    scale_words = {*_SCALES, *_WORDS["multipliers"]}
     for a, end, values, value in amounts:
-        words = [i for i in range(a, end) if has_number[i] or lowered[i] in _SCALES or lowered[i] in _WORDS["multipliers"]]
+        words = [i for i in range(a, end) if has_number[i] or lowered[i] in scale_words]
         has_number[words] = True  # 'thousand' of 'thirty thousand' too
-        missing = values.isdisjoint(known) and not (end - a == 1 and lowered[a] in _AMBIGUOUS)
-        key = _unit_key(lowered, end, value, texts)
-        if missing and key in known:
-            missing = False
-        absent[words] = missing
-        if key is not None and key in known:  # its unit is stated with it ('two years' between 1969 and 1971)
-            unit = _unit_at(lowered, end, texts)
+        unit = _unit_at(lowered, end, texts) if value is not None else None
+        stated = unit is not None and base_key(value, unit[2]) in known
+        absent[words] = values.isdisjoint(known) and not stated and not (end - a == 1 and lowered[a] in _AMBIGUOUS)
+        if stated:  # its unit is stated with it ('two years' between 1969 and 1971)
             has_number[unit[0]:unit[1]] = True
-            absent[unit[0]:unit[1]] = missing
+            absent[unit[0]:unit[1]] = False
     relative = numbers_data()["relative"]
     for a, end, value, unit in duration_phrases(lowered):
         missing = base_key(value, unit) not in known

@@ -341,9 +341,19 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     return other > same
 
 
+def _reworded_flip(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
+    """A polarity, antonym or modality shift may stand in an answer that rewords much of its evidence
+    sentence, where no quantifier at an end of its scale differs and the two sentences hold the
+    negations of the flip only: one for polarity, none for an antonym ('did not fall' / 'rose' cancel);
+    a frequency scale's 'rarely' is a modality level, not a negation to count."""
+    if s.cls not in ("polarity", "antonym", "modality") or _ends(a, lex) != _ends(e, lex):
+        return False
+    return s.cls == "modality" or _negations(a, e, lex) + _negations(e, a, lex) == (s.cls == "polarity")
+
+
 _RELATING = frozenset({"than", "before", "after", "of", "to", "from", "as", "behind", "ahead", "beyond"})
-_COPULAS = frozenset({"be", "is", "are", "was", "were", "been", "being", "remain", "remains", "remained", "stay",
-                      "stays", "stayed", "become", "becomes", "became"})
+_COPULAS = frozenset({"be", "is", "are", "was", "were", "been", "being", "remain", "remains", "remained",
+                      "stay", "stays", "stayed", "become", "becomes", "became"})
 
 
 def _state(v: View, k: int) -> bool:
@@ -351,7 +361,8 @@ def _state(v: View, k: int) -> bool:
     not a comparative ('is taller'), an order word, or one a preposition of relation follows ('north of')."""
     w = v.word(k)
     after = v.word(k + 1) if k + 1 < len(v) else ""
-    return k > 0 and v.word(k - 1) in _COPULAS and not (w in _RELATING or after in _RELATING or w.endswith("er"))
+    relating = w in _RELATING or after in _RELATING or w.endswith("er")
+    return k > 0 and v.word(k - 1) in _COPULAS and not relating
 
 
 def _other_argument(a: View, e: View, s: Signal) -> bool:
@@ -539,8 +550,8 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
         forward, back = _restated(a, e, s, lex, others or [])
         follows = unique or s.cls == "recombination" and _follows_e(a, e, others or [], s, rule["min_margin"])
         ok = follows and back >= rule["min_covered"] and (forward >= rule["min_restated"] or (
-            s.cls in ("polarity", "antonym", "modality") and forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
-            and (s.cls == "modality" or _negations(a, e, lex) + _negations(e, a, lex) == (s.cls == "polarity")) and _ends(a, lex) == _ends(e, lex)))
+            forward >= rule["min_restated_reworded"] and back >= rule["min_covered_reworded"]
+            and _reworded_flip(a, e, s, lex)))
         if not ok and s.cls in _MIXED_OK and back >= rule["min_covered_mixed"] \
                 and forward >= rule["min_restated_mixed"] and _from_source(a, e, s, source, lex) >= rule["min_restated"] \
                 and _local(a, _holder(e, others, s), s):

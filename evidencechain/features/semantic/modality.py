@@ -58,7 +58,9 @@ def _subject(v: View, k: int, lex: Lexicon) -> tuple[int, ...] | None:
 def _before_verb(v: View, k: int) -> bool:
     """A floater between its subject's last content word and an inflected verb ('the residents at the
     meeting all opposed')."""
-    return 0 < k < len(v) - 1 and v.content(k - 1) and v.content(k + 1) and v.lemma(k + 1) != v.word(k + 1) and v.word(k + 1).endswith(("ed", "s"))
+    if not 0 < k < len(v) - 1 or not (v.content(k - 1) and v.content(k + 1)):
+        return False
+    return v.lemma(k + 1) != v.word(k + 1) and v.word(k + 1).endswith(("ed", "s"))
 
 
 _TABLES: dict[tuple[int, str], dict[str, list[tuple[tuple[str, ...], int]]]] = {}

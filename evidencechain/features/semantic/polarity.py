@@ -228,6 +228,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             out.append(Signal("polarity", tokens, shown))  # 'Neither ... attended': names between
             flipped[1].add(k)
     for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):
+        # the other side's negated words whose negation took no flip: a prefix there agrees with it
+        agree = {j for c, j in (e_cues if answer_side else a_cues) if c not in flipped[answer_side]}
         for k in range(len(side)):
             if not side.content(k) or k in cued:
                 continue  # 'unable to sign' / 'able to sign' flipped 'sign' already: one flip, not two
@@ -235,8 +237,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             if base is None or side.word(k) in other.all_keys:
                 continue
             hits = [j for j in range(len(other)) if base in other.keys(j)]
-            agree = [j for k2, j in (e_cues if answer_side else a_cues) if k2 not in flipped[answer_side]]
-            if hits and not set(hits) & set(agree):  # 'unbuilt' / 'not yet built': a negation no flip took agrees
+            if hits and not agree.intersection(hits):  # 'unbuilt' / 'not yet built' agree
                 pos = int(a.idx[k]) if answer_side else int(a.idx[hits[0]])
                 shown = e.text(hits[0]) if answer_side else e.text(k)
                 out.append(Signal("polarity", (pos,), shown))
