@@ -25,7 +25,7 @@ from .polarity import polarity_flips
 from .quantities import quantity_conflicts, rescaled
 from .recombination import clause_recombined, clauses, recombined, values
 from .roles import aside, role_swaps
-from .swapped import swapped_across, swapped_values
+from .swapped import names_across, swapped_across, swapped_values
 from .uniqueness import uniqueness_shifts
 from .value_frames import evidence_bound
 
@@ -104,7 +104,14 @@ def _unaligned(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
     found += quantity_conflicts(answer, nearest, lex, evidence.sentences)
     out = mark_confident(found, answer, nearest, lex, evidence.sentences)
     taken = {t for s in out for t in s.tokens}
-    return out + [s for s in swapped_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]
+    return out + [s for s in _across(answer, evidence, lex) if not taken & set(s.tokens)]
+
+
+def _across(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
+    """Values, then names, of two evidence sentences swapped in one answer sentence."""
+    out = swapped_across(answer, evidence.sentences, lex)
+    taken = {t for s in out for t in s.tokens}
+    return out + [s for s in names_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]
 
 
 def _plain_value(a: View, s: Signal) -> bool:
@@ -171,9 +178,9 @@ def _signals(answer: View, e: View, evidence: EvidenceSide, lex, whole: bool = T
     if whole and not any(s.confident for s in out):
         better += _fused_shifts(answer, e, evidence, lex, set())
     if whole:  # values swapped by moving their events ('the western wing ... 1762' for 'the eastern ... 1762')
-        better += swapped_values(answer, e, lex)
+        better += swapped_values(answer, e, lex, evidence.sentences)
         taken = {t for s in better for t in s.tokens}
-        better += [s for s in swapped_across(answer, evidence.sentences, lex) if not taken & set(s.tokens)]
+        better += [s for s in _across(answer, evidence, lex) if not taken & set(s.tokens)]
     # a confident shift displaces a doubtful signal of another class on its words ('None of the branches')
     better = [s for s in better if not any(x.confident and set(x.tokens) & set(s.tokens) for x in out)]
     return [x for x in out if not any(set(x.tokens) & set(s.tokens) for s in better)] + better

@@ -199,6 +199,17 @@ def alignment(answer: View, evidence: View) -> float:
     return sum(not x.isdisjoint(found) for x in ks) / len(ks)
 
 
+def fused_alignment(answer: View, evidence: View, sentences: list[View]) -> float:
+    """`alignment`, less the answer's content words that another sentence of the source has and this one
+    lacks: the share of the rest of a sentence fusing two ('The exhibition drew on two historians: Jacob
+    Wenn wrote the catalogue essay ...' for 'Two historians contributed to the exhibition.' and 'Elise
+    Morrow wrote the catalogue essay, ...')."""
+    found = evidence.content_keys
+    elsewhere = frozenset().union(*(o.content_keys for o in sentences if o is not evidence))
+    counted = [x for x in answer.content_key_list if not x.isdisjoint(found) or x.isdisjoint(elsewhere)]
+    return sum(not x.isdisjoint(found) for x in counted) / len(counted) if counted else 0.0
+
+
 def best_evidence(answer: View, evidence: list[View]) -> tuple[View | None, float]:
     """The evidence sentence that restates most of the answer sentence, and its alignment."""
     best, score = None, 0.0

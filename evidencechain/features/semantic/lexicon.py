@@ -75,6 +75,8 @@ class Lexicon:
     conjunctions: frozenset[str]
     light_verbs: frozenset[str]
     bounds: frozenset[str]
+    range_opener: str
+    prepositions: frozenset[str]
     exact: frozenset[str]
     relative: frozenset[str]
     max_homes: int
@@ -213,6 +215,7 @@ def lexicon() -> Lexicon:
         conjunctions=frozenset(cues["clauses"]["conjunctions"]),
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
         bounds=frozenset(cues["clauses"]["bounds"]), exact=frozenset(cues["clauses"]["exact"]),
+        range_opener=str(cues["clauses"]["range_opener"]), prepositions=frozenset(cues["clauses"]["prepositions"]),
         relative=frozenset(cues["clauses"]["relative"]),
         max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),

@@ -60,9 +60,12 @@ def _values(v: View, lex: Lexicon) -> list[Value]:
 
 
 def bound(v: View, positions, lex: Lexicon) -> bool:
-    """Whether the number at `positions` is a bound ('after 1999', 'more than 30,000'), not a value."""
+    """Whether the number at `positions` is a bound ('after 1999', 'more than 30,000', either end of
+    'between 2 and 4'), not a value."""
     k = min(positions) - 1
-    return bool(v.doc.like_num[v.idx[min(positions)]]) and k >= 0 and v.word(k) in lex.bounds
+    if not v.doc.like_num[v.idx[min(positions)]] or k < 0:
+        return False
+    return v.word(k) in lex.bounds or v.word(k) == "and" and lex.range_opener in v.words[max(0, k - 4):k]
 
 
 def partitive(e: View, one: list[str], other: list[str]) -> bool:
@@ -200,9 +203,36 @@ def _kept(a: View, e: View, y: Value) -> bool:
     return sum(bool(e.keys(k) & a.all_keys) for k in ks) * 2 > len(ks)
 
 
+_PROPER = frozenset({"person", "organisation", "place", "facility"})
+
+
 def _named(kind: str) -> str:
-    """The kind two values must share: places and organisations as one (the tagger confuses them)."""
-    return "place" if kind == "organisation" else kind
+    """The kind two values must share: people, places, organisations and facilities as one name (the
+    tagger gives one name another kind from sentence to sentence: 'Rensby' a person, 'Alder Cross' an
+    organisation; `_same_kind` asks more of two names of two kinds)."""
+    return "name" if kind in _PROPER else kind
+
+
+def _same_kind(a: View, x: Value, e: View, y: Value, lex: Lexicon) -> bool:
+    """Whether y of e is a value of x's kind: places and organisations count as one; two names the
+    tagger gives other kinds stand in the same slot: the same preposition before them ('streets of Rensby'
+    for 'streets of Alder Cross'), or none and the same word after them ('when Lena Strom added' for 'and
+    Marta Ilves added'; not 'Lloyd Dennis has' for 'the 32-year-old from Eastleigh has')."""
+    if _named(x.kind) != _named(y.kind):
+        return False
+    coarse = {k: "place" if k == "organisation" else k for k in (x.kind, y.kind)}
+    if coarse[x.kind] == coarse[y.kind]:
+        return True
+
+    def beside(v: View, z: Value) -> tuple[str | None, str | None]:
+        before = [v.word(k) for k in range(min(z.positions)) if not v.punct(k)]
+        after = [v.word(k) for k in range(max(z.positions) + 1, len(v)) if not v.punct(k)]
+        return (before[-1] if before else None), (after[0] if after else None)
+
+    (p, p_after), (q, q_after) = beside(a, x), beside(e, y)
+    if p in lex.prepositions or q in lex.prepositions:
+        return p == q
+    return p_after is not None and p_after == q_after
 
 
 def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
@@ -246,7 +276,7 @@ def clause_recombined(a: View, e: View, sentences: list[View], lex: Lexicon) -> 
             continue
         best = max(own, key=lambda c: len(matched(c)))
         hits = matched(best)
-        rivals = [y for y in best[3] if _named(y.kind) == key[1] and (y.key, _named(y.kind)) not in my_keys
+        rivals = [y for y in best[3] if _same_kind(a, x, e, y, lex) and (y.key, _named(y.kind)) not in my_keys
                   and not _kept(a, e, y)]
         if any(c is best for c in homes) or not rivals or len(hits) < least or len(hits) < share * len(frame):
             continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from .align import View, alignment
+from .align import View, alignment, fused_alignment
 from .base import Signal
 from .frame_clauses import frame_cues, opening_scene
 from .holder_names import cues, names
@@ -27,6 +27,8 @@ from .recombination import Value, bound, clauses, own_clause, values
 
 MIN_ALIGNMENT = 0.6
 """The answer sentence restates its evidence sentence this much (a swap is a minimal edit)."""
+MIN_FUSED = 0.5
+"""... and at least this much of the whole of an answer sentence that fuses it with others."""
 MIN_MOVED = 2
 """Anchors of the other sentence that two values swapped across sentences bring along together, at least."""
 MIN_APART = 3
@@ -76,8 +78,11 @@ def _words(v: View, span: tuple[int, int], taken: set[int]) -> list[int]:
     return [k for k in range(*span) if v.content(k) and k not in taken]
 
 
-def swapped_values(a: View, e: View, lex: Lexicon) -> list[Signal]:
-    if alignment(a, e) < MIN_ALIGNMENT:
+def swapped_values(a: View, e: View, lex: Lexicon, sentences: list[View] | None = None) -> list[Signal]:
+    """`sentences`: the source's, for an answer sentence that fuses e with others (`fused_alignment`)."""
+    aligned = alignment(a, e)
+    if aligned < MIN_ALIGNMENT and (sentences is None or aligned < MIN_FUSED
+                                    or fused_alignment(a, e, sentences) < MIN_ALIGNMENT):
         return []
     theirs, named = _values(e, lex), _names(e, lex)
     parts, taken = clauses(e, theirs, lex), _taken(e, theirs, lex)
@@ -250,3 +255,50 @@ def _apart(v: View, x: Value, y: Value, least: int = MIN_APART) -> bool:
     lo, hi = sorted((x, y), key=lambda z: z.positions[0])
     return sum(v.content(k) for k in range(max(lo.positions) + 1, min(hi.positions))) >= least
 
+
+
+def names_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
+    """Two names of two evidence sentences exchanged in one answer sentence ('ran its Dravomab trial in
+    Portugal with 420 patients, and tested Sorenlimab on 310 patients in Canada' for '... trial of
+    Dravomab enrolled 420 patients in Canada.' and 'Its trial of Sorenlimab enrolled 310 patients in
+    Portugal.'). Each name is stated once in the source; its anchors are the words and values of its
+    evidence clause that the other name's clause lacks, less the two names themselves (the other names
+    of a clause are what tells two events apart, so they count); each answer name's clause (cut at
+    commas) holds more of the other name's anchors than of its own, `MIN_MOVED` at least together."""
+    mine = _names(a, lex)
+    if len(mine) < 2:
+        return []
+    per = [(s, _names(s, lex)) for s in sentences]
+    stated = Counter(x.key for _, found in per for x in found)
+    homes = {x.key: (s, x) for s, found in per for x in found if stated[x.key] == 1}
+    once = [x for x in mine if x.key in homes and sum(y.key == x.key for y in mine) == 1]
+    a_parts = clauses(a, _values(a, lex), lex)
+    out, flagged = [], set()
+    for x, y in combinations(once, 2):
+        (sx, ex), (sy, ey) = homes[x.key], homes[y.key]
+        if sx is sy:
+            continue
+        moved = set(x.positions + y.positions)
+        spans = [_span(a, z, a_parts, lex, commas=True) for z in (x, y)]
+        if spans[0] == spans[1] or not _apart(a, x, y, MIN_APART_NAMES):
+            continue
+        names = a.keys(x.positions[-1]) | a.keys(y.positions[-1])
+        ax, ay = (_anchors(s, z, lex) - names for s, z in ((sx, ex), (sy, ey)))
+        own_x, own_y = ax - ay, ay - ax
+        if not own_x or not own_y:
+            continue
+
+        def count(span, anchors, moved=moved):
+            return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in moved)
+
+        kx, ky = count(spans[0], own_x), count(spans[1], own_y)
+        cross_x, cross_y = count(spans[0], own_y), count(spans[1], own_x)
+        if cross_x > kx and cross_y > ky and cross_x + cross_y >= MIN_MOVED:
+            out += _flag(a, (x, (sy, ey, None, None)), (y, (sx, ex, None, None)), flagged=flagged)
+    return out
+
+
+def _anchors(v: View, x: Value, lex: Lexicon) -> frozenset[str]:
+    """The keys of the content words and values of x's clause in v, less x's own words."""
+    lo, hi = _span(v, x, clauses(v, _values(v, lex), lex), lex)
+    return frozenset().union(*(v.keys(k) for k in range(lo, hi) if v.content(k) and k not in x.positions))
