@@ -27,7 +27,7 @@ FIGURE = re.compile(r"(?<![\w.-])(?:0\.\d{3}|\d[\d,]*(?:\.\d+)? ?(?:s|min|minute
 PERFORMANCE = re.compile(r"<!-- (performance[a-z-]*):start -->.*?<!-- \1:end -->|^## Performance\n.*?(?=^## )",
                          re.S | re.M)
 EXPECTED_BLOCKS = {"results", "commands", "default-model", "checker", "checker-gpu", "calibrate", "semantic-suite",
-                   "semantic-ablation", "invented-suite", "val-select"}
+                   "semantic-firing", "semantic-ablation", "invented-suite", "val-select"}
 
 
 def _outside_blocks(text: str) -> str:

@@ -182,6 +182,7 @@ def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
 SUITE_SUMMARY = Path("results/semantic_suite/summary.csv")
 INVENTED_SUITE = Path("results/invented_suite/summary.csv")
 SEMANTIC_ABLATION = Path("results/semantic_ablation/ablation.csv")
+SEMANTIC_FIRING = Path("results/semantic_firing/rates.csv")
 
 
 def _csv(path: Path) -> list[dict] | None:
@@ -204,6 +205,20 @@ def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
         lines.append(f"| {r['class']} | {r['errors']} | {_f(float(r['recall']))} | "
                      + (f"{_f(float(r['class_named']))}" if r["class_named"] else "") + f" | {r['paraphrases']} | "
                      f"{r['false_alarms']} ({float(r['false_alarm_rate']):.0%}) |")
+    return "\n".join(lines)
+
+
+def semantic_firing_body(source: Path = SEMANTIC_FIRING) -> str | None:
+    """How often the conflict rule fires on real answers, faithful and erroneous (make semantic-firing)."""
+    rows = _csv(source)
+    if rows is None:
+        return None
+    lines = [f"From `{source}` (answers with any semantic signal, and with a confident one: the conflict rule's "
+             "flags; every corpus is design data of the rule):", "",
+             "| corpus | answers | n | any signal | confident (rule) | rate |", "|---|---|--:|--:|--:|--:|"]
+    for r in rows:
+        lines.append(f"| {r['corpus']} | {r['answers']} | {r['n']} | {r['any_signal']} | {r['confident']} | "
+                     f"{float(r['confident_rate']):.1%} |")
     return "\n".join(lines)
 
 
@@ -328,7 +343,7 @@ def source_label(name: str) -> str:
     """What a block's provenance line says: its source and the commit that source was measured on."""
     card = {"default-model": DEFAULT_MODEL_DIR / "card.json", "checker": CHECKER_DIR / "card.json",
             "calibrate": CALIBRATE_DIR / "calibration.json"}.get(name)
-    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION,
+    sidecar = {"semantic-suite": SUITE_SUMMARY, "semantic-ablation": SEMANTIC_ABLATION, "semantic-firing": SEMANTIC_FIRING,
                "invented-suite": INVENTED_SUITE, "val-select": CLIFF_SELECT,
                "checker-gpu": CHECKER_GPU_COMPARE}.get(name)
     if sidecar is not None:
@@ -343,7 +358,8 @@ def source_label(name: str) -> str:
 
 RENDERERS = {"commands": commands_body, "default-model": default_model_body, "checker": checker_body,
              "calibrate": calibrate_body, "semantic-suite": semantic_suite_body,
-             "semantic-ablation": semantic_ablation_body, "invented-suite": invented_suite_body,
+             "semantic-ablation": semantic_ablation_body, "semantic-firing": semantic_firing_body,
+             "invented-suite": invented_suite_body,
              "val-select": val_select_body, "checker-gpu": checker_gpu_body}
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
@@ -351,6 +367,7 @@ SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencecha
            "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
            "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
+           "semantic-firing": f"{SEMANTIC_FIRING} (make semantic-firing)",
            "invented-suite": f"{INVENTED_SUITE} (make invented-suite)",
            "val-select": f"{CLIFF_SELECT} (python -m evidencechain.valselect)",
            "checker-gpu": f"{CHECKER_GPU_COMPARE} (make benchmarks-checker-gpu)"}

@@ -22,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 from ...errors import EvidenceChainError, InputError
-from ...io import write_csv
+from ...io import atomic_write_text, write_csv
+from ...runinfo import code_commit
 from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
@@ -156,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     write_csv(pd.DataFrame(rows), args.out / "rates.csv")
     write_csv(pd.DataFrame(firings, columns=["corpus", "id", "class", "words", "evidence_words", "answer_sentence",
                                              "evidence_sentence"]), args.out / "firings.csv")
+    atomic_write_text(args.out / "commit.txt", f"{code_commit() or 'unknown'}\n")
     return 0
 
 
