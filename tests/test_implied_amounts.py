@@ -40,6 +40,11 @@ def _flags(evidence: str, answer: str) -> tuple[list[str], list[str]]:
      "Consultations last half an hour and patients wait a fortnight.",
      "Consultations last half an hour and patients wait three weeks.", ["three"]),
     ("The tunnel is 3 km long.", "It is a 3,000-metre tunnel.", "It is a 2,000-metre tunnel.", ["2,000"]),
+    ("Five years ago 2 in 10 households in Tarn recycled food waste.",
+     "Five years ago 20 percent of Tarn households recycled food waste.",
+     "Five years ago 30 percent of Tarn households recycled food waste.", ["30"]),
+    ("One out of four members of the Orley choir sings tenor.", "Of the Orley choir, 25% sings tenor.",
+     "Of the Orley choir, 40% sings tenor.", ["40"]),
 ])
 def test_an_implied_amount_is_present_and_another_is_absent(evidence, same, other, flagged):
     assert _flags(evidence, same) == ([], [])

@@ -258,7 +258,8 @@ def _unit_key(words: Sequence[str], end: int, value: float | None) -> str | None
 
 def _shares(words: Sequence[str], amounts) -> set[str]:
     """Numbers the words imply: a share of a stated number ('half of the 80 trees': 40, '25 percent
-    of its 600 staff': 150), a share or factor alone ('cut by half': 0.5 and 50 percent, 'doubled')."""
+    of its 600 staff': 150), a share or factor alone ('cut by half': 0.5 and 50 percent, 'doubled'), a
+    ratio as a percentage ('2 in 10': 20)."""
     data, out = numbers_data(), set()
     at = {a: value for a, _, _, value in amounts if value is not None}
     ends = {b: value for _, b, _, value in amounts if value is not None}
@@ -280,6 +281,11 @@ def _shares(words: Sequence[str], amounts) -> set[str]:
                 break
             if not words[j].isalpha() and words[j] not in ("'s", "’s"):
                 break
+    for k, x in ends.items():  # 'two in 10', 'one out of five': a share in percent
+        j = k + 1 if tuple(words[k:k + 1]) == ("in",) else k + 2 if tuple(words[k:k + 2]) == ("out", "of") else None
+        y = at.get(j) if j is not None else None
+        if y and 0 < x <= y <= 1000 and x == int(x) and y == int(y):  # not "four in 2010"
+            out |= {canonical(round(100 * x / y)), canonical(round(100 * x / y, 1))}
     return out
 
 

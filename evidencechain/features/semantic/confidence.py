@@ -264,13 +264,21 @@ def _position(v: View, token: int) -> int | None:
 
 
 def _clause(v: View, k: int, step: int, limit: int = 5) -> list[int]:
-    """Content words from k in direction `step`, up to a punctuation mark."""
+    """Content words from k in direction `step`, up to a punctuation mark (not a hyphen inside a word:
+    'a 1.2-kilometre cycle lane')."""
     out, j = [], k + step
-    while 0 <= j < len(v) and len(out) < limit and not v.punct(j):
+    while 0 <= j < len(v) and len(out) < limit and (not v.punct(j) or _inside_word(v, j)):
         if v.content(j):
             out.append(j)
         j += step
     return out
+
+
+def _inside_word(v: View, j: int) -> bool:
+    """Whether the mark at j joins the tokens on either side with no space ('1.2-kilometre')."""
+    starts, ends, i = v.doc.starts, v.doc.ends, v.idx
+    return 0 < j < len(v) - 1 and ends[i[j - 1]] == starts[i[j]] and ends[i[j]] == starts[i[j + 1]] \
+        and v.word(j) in ("-", "/")
 
 
 def _number_before(v: View, k: int) -> str | None:

@@ -94,6 +94,7 @@ class Lexicon:
     ordering: frozenset[str] = frozenset()
     """Other words that order events ('following', 'prior')."""
     persistence: frozenset[str] = frozenset()
+    privatives: dict[str, str] = field(default_factory=dict)
     """Words asserting a state goes on ('still'), the answer's side of a 'no longer' flip."""
     delay: tuple[frozenset[str], frozenset[str], frozenset[str]] = (frozenset(), frozenset(), frozenset())
     """('until', ...) after a negation, the words after 'only' that state the same delay, and those
@@ -223,7 +224,7 @@ def lexicon() -> Lexicon:
         pair_cues=frozenset(tuple(p) for p in pol["pair_cues"]), subject_cues=frozenset(pol["subject_cues"]),
         comparative_cues=frozenset(pol["comparative_cues"]), comparison=frozenset(pol["comparison"]),
         event_order=frozenset(pol["event_order"]), ordering=frozenset(pol["ordering"]),
-        persistence=frozenset(pol["persistence"]), delay=(frozenset(pol["delay"]), frozenset(pol["only_then"]), frozenset(pol["then_alone"])),
+        persistence=frozenset(pol["persistence"]), privatives=dict(pol["privatives"]), delay=(frozenset(pol["delay"]), frozenset(pol["only_then"]), frozenset(pol["then_alone"])),
         synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
         floating=frozenset(mod["floating"]), floaters=frozenset(mod["floaters"]),
         strengthened_only=frozenset(mod["strengthened_only"]), min_steps={k: int(v) for k, v in mod["min_steps"].items()},
