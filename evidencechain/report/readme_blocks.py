@@ -194,49 +194,44 @@ def _csv(path: Path) -> list[dict] | None:
         return list(csv.DictReader(handle))
 
 
-def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
-    """Recall per error class and false alarms on its paraphrases (make semantic-suite)."""
+def _csv_table(source: Path, intro: str, header: str, align: str, row) -> str | None:
+    """A Markdown table of a CSV's rows (`row` renders one), after `intro`; None where the CSV is absent."""
     rows = _csv(source)
     if rows is None:
         return None
-    lines = [f"From `{source}`:", "", "| class | planted errors | recall | class named | paraphrases | false alarms |",
-             "|---|--:|--:|--:|--:|--:|"]
-    for r in rows:
-        lines.append(f"| {r['class']} | {r['errors']} | {_f(float(r['recall']))} | "
-                     + (f"{_f(float(r['class_named']))}" if r["class_named"] else "") + f" | {r['paraphrases']} | "
-                     f"{r['false_alarms']} ({float(r['false_alarm_rate']):.0%}) |")
-    return "\n".join(lines)
+    return "\n".join([intro, "", header, align, *(row(r) for r in rows)])
+
+
+def semantic_suite_body(source: Path = SUITE_SUMMARY) -> str | None:
+    """Recall per error class and false alarms on its paraphrases (make semantic-suite)."""
+    def row(r: dict) -> str:
+        named = _f(float(r["class_named"])) if r["class_named"] else ""
+        return (f"| {r['class']} | {r['errors']} | {_f(float(r['recall']))} | {named} | {r['paraphrases']} | "
+                f"{r['false_alarms']} ({float(r['false_alarm_rate']):.0%}) |")
+    return _csv_table(source, f"From `{source}`:",
+                      "| class | planted errors | recall | class named | paraphrases | false alarms |",
+                      "|---|--:|--:|--:|--:|--:|", row)
 
 
 def semantic_firing_body(source: Path = SEMANTIC_FIRING) -> str | None:
     """How often the conflict rule fires on real answers, faithful and erroneous (make semantic-firing)."""
-    rows = _csv(source)
-    if rows is None:
-        return None
-    lines = [f"From `{source}` (answers with any semantic signal, and with a confident one: the conflict rule's "
-             "flags; every corpus is design data of the rule):", "",
-             "| corpus | answers | n | any signal | confident (rule) | rate |", "|---|---|--:|--:|--:|--:|"]
-    for r in rows:
-        lines.append(f"| {r['corpus']} | {r['answers']} | {r['n']} | {r['any_signal']} | {r['confident']} | "
-                     f"{float(r['confident_rate']):.1%} |")
-    return "\n".join(lines)
+    def row(r: dict) -> str:
+        return (f"| {r['corpus']} | {r['answers']} | {r['n']} | {r['any_signal']} | {r['confident']} | "
+                f"{float(r['confident_rate']):.1%} |")
+    return _csv_table(source, f"From `{source}` (answers with any semantic signal, and with a confident one: the "
+                      "conflict rule's flags; every corpus is design data of the rule):",
+                      "| corpus | answers | n | any signal | confident (rule) | rate |", "|---|---|--:|--:|--:|--:|", row)
 
 
 def invented_suite_body(source: Path = INVENTED_SUITE) -> str | None:
     """Planted errors caught and paraphrases flagged by `detect`, conflict rule off and on."""
-    rows = _csv(source)
-    if rows is None:
-        return None
-    lines = [f"From `{source}` (the default model; caught: verdict 'hallucinated' with a span on the planted "
-             "words; flagged: the verdict alone):", "",
-             "| class | cases | caught, `--conflict-rule off` | caught, rule on (default) | flagged, rule off | "
-             "flagged, rule on |", "|---|--:|--:|--:|--:|--:|"]
-    for r in rows:
-        paraphrase = r["kind"] != "error"
-        caught = ("", "") if paraphrase else (r["caught_off"], r["caught_on"])
-        lines.append(f"| {r['class']} | {r['cases']} | {caught[0]} | {caught[1]} | {r['flagged_off']} | "
-                     f"{r['flagged_on']} |")
-    return "\n".join(lines)
+    def row(r: dict) -> str:
+        caught = ("", "") if r["kind"] != "error" else (r["caught_off"], r["caught_on"])
+        return f"| {r['class']} | {r['cases']} | {caught[0]} | {caught[1]} | {r['flagged_off']} | {r['flagged_on']} |"
+    return _csv_table(source, f"From `{source}` (the default model; caught: verdict 'hallucinated' with a span on "
+                      "the planted words; flagged: the verdict alone):",
+                      "| class | cases | caught, `--conflict-rule off` | caught, rule on (default) | flagged, rule off | "
+                      "flagged, rule on |", "|---|--:|--:|--:|--:|--:|", row)
 
 
 def semantic_ablation_body(source: Path = SEMANTIC_ABLATION) -> str | None:
