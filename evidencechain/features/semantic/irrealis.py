@@ -145,8 +145,9 @@ def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             if a.punct(k) or _unrealised(a, k, lex):
                 continue
             ks = realised(a, k, lex, certain=not intention(e, g, lex))
-            if ks is None or any(e.keys(i) & a.keys(k) and realised(e, i, lex) for i in range(len(e)) if i != j):
-                continue  # the evidence states it done elsewhere too
+            said = lex.with_synonyms(a.keys(k))
+            if ks is None or any(e.keys(i) & said and realised(e, i, lex) for i in range(len(e)) if i != j):
+                continue  # the evidence states it done elsewhere too, maybe in other words ('departed' for 'left')
             shown = e.span_text([g, j]) if j - g > 2 else e.span_text(list(range(g, j + 1)))
             out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), shown))
             break

@@ -139,6 +139,10 @@ class Lexicon:
     subject_reach: int = 0
     """Tokens after a noun within which the 'be' of its passive is looked for (`irrealis.passive_after`)."""
 
+    def with_synonyms(self, keys: frozenset[str]) -> frozenset[str]:
+        """`keys` and the stems of their near-synonyms (data/synonyms.tsv): 'left' also 'depart'."""
+        return keys.union(*(self.synonyms.get(x, frozenset()) for x in keys))
+
     @cached_property
     def idioms_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
         """`idioms` by their first word, each list in `idioms`' order."""

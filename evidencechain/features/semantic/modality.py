@@ -339,8 +339,9 @@ def modality_shifts(a: View, e: View, lex: Lexicon, best: View | None = None) ->
             if found and not _kept(a, found[0], e, j, lex):
                 k = min(done, key=lambda k: abs(k - found[0])) if done else found[0]
                 k = k if done or name == "epistemic" else done_on(a, k, lex)
-                if any(e.keys(i) & a.keys(k) for i in range(len(e)) if i != scoped):
-                    continue  # the evidence states the answer's word elsewhere ('nominated ... promise to appoint')
+                if any(e.keys(i) & lex.with_synonyms(a.keys(k)) for i in range(len(e)) if i != scoped):
+                    continue  # the evidence states the answer's word elsewhere ('nominated ... promise to appoint'),
+                    # maybe in other words ('scheduled to leave ... departed' / 'left')
                 out.append(Signal("modality", (int(a.idx[k]),), e.span_text([j, scoped])))
         if name != "epistemic":
             continue

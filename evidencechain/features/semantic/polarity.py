@@ -225,7 +225,7 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
             opposite = frozenset().union(*(lex.antonyms.get(x, frozenset()) for x in e.keys(k)))
             still = _persisting(a, hits[0], lex, opposite)  # 'still runs' for 'no longer runs': 'still' says it
             if still is None and e.word(k) in lex.privatives:  # 'with additional parking' for 'without ...'
-                still = next((i for i in range(hits[0] - 1, max(-1, hits[0] - 3), -1)
+                still = next((i for i in range(hits[0] - 1, max(-1, hits[0] - 5), -1)
                               if a.word(i) == lex.privatives[e.word(k)]), None)
             tokens = (int(a.idx[hits[0]]),) if still is None else (int(a.idx[still]), int(a.idx[hits[0]]))
             out.append(Signal("polarity", tokens, shown))  # 'Neither ... attended': names between

@@ -17,6 +17,8 @@ _INSIDE = frozenset({"of", "for"})
 _ASIDE = 6
 """Longest aside (tokens) between a verb and its second party."""
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
+_MODALS = frozenset({"will", "would", "shall", "should", "can", "could", "may", "might", "must", "do", "does", "did"})
+"""Auxiliaries, no relation of their own ('X will conduct Y' for 'Y will be conducted by X')."""
 
 
 def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
@@ -229,6 +231,9 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
         return None  # 'a queue of traffic that had built up by veering': the 'by' is the clause's
     if converse is None and a.word(r) in lex.reporting and any(e.punct(j) for j in range(min(ex, ey), max(ex, ey))):
         return None
+    if converse is None and any(e.word(j) == "," and (e.word(j + 1).endswith("ing") or e.word(j + 1) in lex.clause_breaks)
+                                for j in range(er + 1, max(ex, ey) - 1)):
+        return None  # 'across the Plains overnight, bringing rain to Coldmarsh': the second party is another clause's
     voiced = _passive(a, r, x, y, lex) != _passive(e, er, min(ex, ey), max(ex, ey), lex)
     if (ex > er) == (voiced ^ bool(converse)):
         return None
@@ -273,7 +278,7 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     inside = particle_words(a, frames())  # 'receives funding from': the frame's, judged there
     for r in range(len(a)):
         listed = relation(a, r, lex)
-        if a.punct(r) or r in names or r in inside or a.word(r) in _LINKS or a.word(r) in _BE or a.word(r) in lex.symmetric \
+        if a.punct(r) or r in names or r in inside or a.word(r) in _LINKS | _BE | _MODALS or a.word(r) in lex.symmetric \
                 or not (listed or a.keys(r) & shared):
             continue
         lefts = _arguments(a, r, -1, shared, names)

@@ -87,7 +87,8 @@ def swapped_values(a: View, e: View, lex: Lexicon, sentences: list[View] | None 
     theirs, named = _values(e, lex), _names(e, lex)
     parts, taken = clauses(e, theirs, lex), _taken(e, theirs, lex)
     numbers = _pairs(e, [x for x in theirs if x.kind in _KINDS], parts, taken, MIN_APART, lex)
-    by_name = _pairs(e, named, parts, taken | {k for x in named for k in x.positions}, MIN_APART_NAMES, lex)
+    scene = taken - {k for x in theirs for k in x.positions}  # a name's dates and amounts tell its clause apart
+    by_name = _pairs(e, named, parts, scene | {k for x in named for k in x.positions}, MIN_APART_NAMES, lex)
     months = _months(e)
     by_month = _pairs(e, months, parts, taken | {k for x in months for k in x.positions}, MIN_APART, lex)
     return _swaps(a, numbers, lex) + _swaps(a, by_name, lex, least=MIN_MOVED, names_too=True) \
@@ -145,7 +146,8 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
            names_too: bool = False, values_of=None) -> list[Signal]:
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
     the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
-    names (`_names`), whose words are no anchors either, and each name's clause must lean to the other's
+    names (`_names`), whose words are no anchors either (their clauses' dates and amounts are), and each
+    name's clause must lean to the other's
     event ('BK will provide gift bags, Mason Jars and crowns' for 'BK will be paying for the wedding and
     providing gift bags, Mason Jars and crowns': the subject of both clauses keeps the one it states)."""
     if not pairs:
@@ -154,7 +156,7 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
     a_parts, a_taken = clauses(a, mine, lex), {k for y in mine for k in y.positions}
     if names_too or values_of is not None:  # `values_of`: the answer's values of the pairs' kind (`_months`)
         mine = _names(a, lex) if names_too else values_of(a)
-        a_taken |= {k for y in mine for k in y.positions}
+        a_taken = (set() if names_too else a_taken) | {k for y in mine for k in y.positions}
 
     def once(x: Value) -> list[Value]:
         return [y for y in mine if (y.key, y.kind) == (x.key, x.kind)]
@@ -223,11 +225,13 @@ def _by_names(a: View, mine: tuple[Value, Value], sides: tuple[tuple, tuple], pa
     stands earlier in the sentence (else from its start), to the end of its clause; an evidence value
     alone in its sentence has the whole sentence."""
     (e0, x0, _, _), (e1, x1, _, _) = sides
+    inside = _capitalised(a, (1, len(a)))  # an evidence sentence's first word is a name the answer writes so inside
     if e0 is e1:
         e_parts = clauses(e0, _values(e0, lex), lex)
-        names = [_capitalised(e0, _stretch(e0, x, y, e_parts, lex)) for x, y in ((x0, x1), (x1, x0))]
+        names = [_capitalised(e0, _stretch(e0, x, y, e_parts, lex), bool(e0.keys(0) & inside))
+                 for x, y in ((x0, x1), (x1, x0))]
     else:
-        names = [_capitalised(v, (0, len(v))) for v in (e0, e1)]
+        names = [_capitalised(v, (0, len(v)), bool(v.keys(0) & inside)) for v in (e0, e1)]
     own = (names[0] - names[1], names[1] - names[0])
     if not own[0] or not own[1]:
         return None
