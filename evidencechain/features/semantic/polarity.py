@@ -223,11 +223,11 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         if hits and not any(negated_near(a, p, lex) for p in hits):
             shown = e.span_text(list(range(k, j + 1))) if j - k <= 3 else f"{e.text(k)} ... {e.text(j)}"
             opposite = frozenset().union(*(lex.antonyms.get(x, frozenset()) for x in e.keys(k)))
-            still = _persisting(a, hits[0], lex, opposite)  # 'still runs' for 'no longer runs': 'still' says it
-            if still is None and e.word(k) in lex.privatives:  # 'with additional parking' for 'without ...'
-                still = next((i for i in range(hits[0] - 1, max(-1, hits[0] - 5), -1)
-                              if a.word(i) == lex.privatives[e.word(k)]), None)
-            tokens = (int(a.idx[hits[0]]),) if still is None else (int(a.idx[still]), int(a.idx[hits[0]]))
+            said = _persisting(a, hits[0], lex, opposite)  # 'still runs' for 'no longer runs': 'still' says it
+            if said is None and e.word(k) in lex.privatives:  # 'with additional parking' for 'without ...'
+                said = next((i for i in range(hits[0] - 1, max(-1, hits[0] - 5), -1)
+                             if a.word(i) == lex.privatives[e.word(k)]), None)
+            tokens = (int(a.idx[hits[0]]),) if said is None else (int(a.idx[said]), int(a.idx[hits[0]]))
             out.append(Signal("polarity", tokens, shown))  # 'Neither ... attended': names between
             flipped[1].add(k)
     for side, other, answer_side, cued in ((a, e, True, flipped[0]), (e, a, False, flipped[1])):

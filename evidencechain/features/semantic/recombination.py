@@ -220,8 +220,7 @@ def _same_kind(a: View, x: Value, e: View, y: Value, lex: Lexicon) -> bool:
     Marta Ilves added'; not 'Lloyd Dennis has' for 'the 32-year-old from Eastleigh has')."""
     if _named(x.kind) != _named(y.kind):
         return False
-    coarse = {k: "place" if k == "organisation" else k for k in (x.kind, y.kind)}
-    if coarse[x.kind] == coarse[y.kind]:
+    if x.kind == y.kind or {x.kind, y.kind} <= {"place", "organisation"}:
         return True
 
     def beside(v: View, z: Value) -> tuple[str | None, str | None]:

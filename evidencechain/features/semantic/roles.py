@@ -19,6 +19,7 @@ _ASIDE = 6
 _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got", "get", "gets"})
 _MODALS = frozenset({"will", "would", "shall", "should", "can", "could", "may", "might", "must", "do", "does", "did"})
 """Auxiliaries, no relation of their own ('X will conduct Y' for 'Y will be conducted by X')."""
+_NO_RELATION = _LINKS | _BE | _MODALS
 
 
 def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
@@ -278,7 +279,7 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
     inside = particle_words(a, frames())  # 'receives funding from': the frame's, judged there
     for r in range(len(a)):
         listed = relation(a, r, lex)
-        if a.punct(r) or r in names or r in inside or a.word(r) in _LINKS | _BE | _MODALS or a.word(r) in lex.symmetric \
+        if a.punct(r) or r in names or r in inside or a.word(r) in _NO_RELATION or a.word(r) in lex.symmetric \
                 or not (listed or a.keys(r) & shared):
             continue
         lefts = _arguments(a, r, -1, shared, names)

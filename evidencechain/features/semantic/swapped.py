@@ -147,8 +147,7 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
     the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
     names (`_names`), whose words are no anchors either (their clauses' dates and amounts are), and each
-    name's clause must lean to the other's
-    event ('BK will provide gift bags, Mason Jars and crowns' for 'BK will be paying for the wedding and
+    name's clause must lean to the other's event ('BK will provide gift bags, Mason Jars and crowns' for 'BK will be paying for the wedding and
     providing gift bags, Mason Jars and crowns': the subject of both clauses keeps the one it states)."""
     if not pairs:
         return []
@@ -260,7 +259,6 @@ def _apart(v: View, x: Value, y: Value, least: int = MIN_APART) -> bool:
     return sum(v.content(k) for k in range(max(lo.positions) + 1, min(hi.positions))) >= least
 
 
-
 def names_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
     """Two names of two evidence sentences exchanged in one answer sentence ('ran its Dravomab trial in
     Portugal with 420 patients, and tested Sorenlimab on 310 patients in Canada' for '... trial of
@@ -277,6 +275,10 @@ def names_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
     homes = {x.key: (s, x) for s, found in per for x in found if stated[x.key] == 1}
     once = [x for x in mine if x.key in homes and sum(y.key == x.key for y in mine) == 1]
     a_parts = clauses(a, _values(a, lex), lex)
+
+    def count(span: tuple[int, int], anchors: frozenset[str], moved: set[int]) -> int:
+        return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in moved)
+
     out, flagged = [], set()
     for x, y in combinations(once, 2):
         (sx, ex), (sy, ey) = homes[x.key], homes[y.key]
@@ -291,12 +293,8 @@ def names_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]:
         own_x, own_y = ax - ay, ay - ax
         if not own_x or not own_y:
             continue
-
-        def count(span, anchors, moved=moved):
-            return sum(bool(a.keys(k) & anchors) for k in range(*span) if a.content(k) and k not in moved)
-
-        kx, ky = count(spans[0], own_x), count(spans[1], own_y)
-        cross_x, cross_y = count(spans[0], own_y), count(spans[1], own_x)
+        kx, ky = count(spans[0], own_x, moved), count(spans[1], own_y, moved)
+        cross_x, cross_y = count(spans[0], own_y, moved), count(spans[1], own_x, moved)
         if cross_x > kx and cross_y > ky and cross_x + cross_y >= MIN_MOVED:
             out += _flag(a, (x, (sy, ey, None, None)), (y, (sx, ex, None, None)), flagged=flagged)
     return out
