@@ -60,7 +60,7 @@ from .align import View, alignment, asides, frames, neighbours
 from .base import Signal
 from .binding import in_comparison
 from .frames import relations
-from .irrealis import governed, intention
+from .irrealis import governed, intention, planned
 from .lexicon import Lexicon
 from .modality import hits
 from .polarity import prefixed
@@ -176,12 +176,36 @@ def _asides(a: View, e: View, others: list[View], lex: Lexicon) -> set[int]:
     return out
 
 
+def _main_clause(e: View, home: View, lex: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
+    """(content keys of e less its asides, with `home`'s; content keys of e's asides): the clause
+    an answer restates around a relative clause ('Midfielder X, who missed ..., is no longer ...')."""
+    inside = {j for lo, hi in asides(e, lex.relative) for j in range(lo, hi)}
+    keys = [(j in inside, e.keys(j)) for j in range(len(e)) if e.content(j)]
+    main = frozenset().union(home.content_keys, *(k for aside_word, k in keys if not aside_word))
+    return main, frozenset().union(*(k for aside_word, k in keys if aside_word))
+
+
+def _restated_asides(a: View, main: frozenset[str], side: frozenset[str], own: set[int], lex: Lexicon) -> set[int]:
+    """Positions of the answer's asides that restate e's asides (`side`: at least half of their content
+    words, and more than `main` has), none of their words flagged."""
+    out: set[int] = set()
+    for lo, hi in asides(a, lex.relative):
+        ks = [i for i in range(lo, hi) if a.content(i)]
+        if not ks or any(int(a.idx[i]) in own for i in range(lo, hi)):
+            continue
+        theirs, ours = (sum(bool(a.keys(i) & keys) for i in ks) for keys in (side, main))
+        if theirs * 2 >= len(ks) and theirs > ours:
+            out.update(ks)
+    return out
+
+
 def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()) -> tuple[float, float]:
     """(share of the answer's other content words in the clauses of e that hold the evidence
     words, less its relative clauses that `others` state (`_asides`), share of those clauses'
     other content words in a)."""
     aside = _asides(a, e, others, lex)
-    whole, e = e, _home(e, s, lex)
+    whole_e = whole = e
+    e = _home(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own and k not in aside]
     # the answer restates e's clauses that hold the evidence words, or the whole of e where the
@@ -192,6 +216,12 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     # you have specific areas ...')
     whole = whole if s.cls != "polarity" and _flanked_by(a, s, e) else e
     forward = max(sum(bool(a.keys(k) & v.content_keys) for k in ks) / len(ks) for v in (e, whole)) if ks else 1.0
+    if e is not whole_e:  # or of e's main clause, less the answer's asides that restate e's ('who sat out
+        # the spring season' for 'who missed the spring season'): another clause than the one contradicted
+        main, side = _main_clause(whole_e, e, lex)
+        mine = [k for k in ks if k not in _restated_asides(a, main, side, own, lex)]
+        if mine and len(mine) < len(ks):
+            forward = max(forward, sum(bool(a.keys(k) & main) for k in mine) / len(mine))
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0
@@ -340,13 +370,20 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     before = _clause(a, k, -1)
     left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) + _apposed(e, j) for x in e.keys(i)}
-    if not before:  # fronted: 'Before releasing X, won Y' for 'released X after it won Y'
+    fronted = not before
+    if fronted:  # 'Before releasing X, won Y' for 'released X after it won Y'
         before, left, right = _clause(a, k, 1), right, left
     if _passive_verb(a, k) != _passive_verb(e, j):  # 'X was convicted by a jury' for 'a jury acquitted X'
         left, right = right, left
     same = sum(bool(a.keys(i) & left) and not a.keys(i) & right for i in before)  # 'tower' on both sides says nothing
     other = sum(bool(a.keys(i) & right) and not a.keys(i) & left for i in before)
-    return other > same
+    if fronted or other <= same:
+        return other > same
+    # a modifier of the same noun with no word of e's first party after it: a noun phrase reordered
+    # ('the Merrow River's north bank' for 'the south bank of the Merrow River'), no converse
+    head = k + 1 < len(a) and j + 1 < len(e) and not a.punct(k + 1) and bool(a.keys(k + 1) & e.keys(j + 1)) \
+        and a.word(k + 1) not in _RELATING | {"the", "a", "an"}  # ('side' is a stop word: no content test)
+    return not (head and not any(a.keys(i) & left and not a.keys(i) & right for i in _clause(a, k, 1)))
 
 
 def _reworded_flip(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
@@ -479,8 +516,8 @@ def _weakened(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     if k is None:
         return True
     first, will = s.evidence.lower().split()[0], any(a.word(i) in ("will", "'ll") for i in _positions(a, s))
-    if any(e.word(g) == first and not (will and intention(e, g, lex)) for g, _ in governed(e, lex)):
-        return False  # 'plans to build' / 'will build': the plan's own strength
+    if any(e.word(g) == first and not (will and intention(e, g, lex)) for g, _ in governed(e, lex) + planned(e, lex)):
+        return False  # 'plans to build' / 'will build', 'is considering a ban' / 'will ban': the plan's own strength
     own = {a.word(i) for i in _positions(a, s)}
     words = [w for w in s.evidence.lower().split() if w not in own]  # 'expected approved': the hedge, not the word
     mine = [(name, h.level) for name in lex.modality for h in hits(a, name, lex) if h.lo <= k < h.hi]

@@ -151,17 +151,34 @@ def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             shown = e.span_text([g, j]) if j - g > 2 else e.span_text(list(range(g, j + 1)))
             out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), shown))
             break
-    for g in range(len(e)):  # a thing proposed or planned: 'is planning a new wing' -> 'a new wing was built'
-        n = _object(e, g, lex)
-        if n is None:
-            continue
+    for g, n in planned(e, lex):  # a thing proposed or planned: 'is planning a new wing' -> 'a new wing was built'
         for k in a.find(e.keys(n)):
             verb = done_on(a, k, lex)
-            if verb is None or _unrealised(a, verb, lex) or e.find(a.keys(verb)) or a.find(e.keys(g)):
+            ks = (verb,) if verb is not None else _said_as_verb(a, k, e, n, g, lex)
+            if not ks or _unrealised(a, ks[-1], lex) or a.find(e.keys(g)) \
+                    or (verb is not None and e.find(a.keys(verb))):
                 continue
-            out.append(Signal("modality", (int(a.idx[verb]),), e.span_text([g, n])))
+            out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), e.span_text([g, n])))
             break
     return out
+
+
+def _said_as_verb(a: View, k: int, e: View, n: int, g: int, lex: Lexicon) -> list[int] | None:
+    """The answer's words that assert the evidence's planned noun as a realised verb ('is considering
+    a ban' -> 'will ban'; 'will' counts unless the governor is an intention), where the evidence
+    states that verb realised nowhere else."""
+    ks = realised(a, k, lex, certain=not intention(e, g, lex))
+    if ks is None or len(ks) < 2 or a.word(ks[0]) in _BE:
+        return None  # a bare form may be the noun itself ('the ban'); 'is' + noun is no verb
+    said = a.keys(k)
+    if any(e.keys(i) & said and realised(e, i, lex) for i in range(len(e)) if i != n):
+        return None
+    return ks
+
+
+def planned(v: View, lex: Lexicon) -> list[tuple[int, int]]:
+    """(governor, the noun it takes) of every thing v proposes or plans ('is considering a ban')."""
+    return [(g, n) for g in range(len(v)) if (n := _object(v, g, lex)) is not None]
 
 
 def _object(v: View, g: int, lex: Lexicon) -> int | None:

@@ -223,7 +223,7 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
     if (named[0] != named[1] and converse is None) or (not named[0] and not a.content(r)) \
             or (not named[0] and converse is None and (_superlative(a, r) or not _verbal(a, r, lex))):
         return None  # a listed relation takes a party that is no name ('a group of farmers sued X')
-    if not (min(ex, ey) < er < max(ex, ey)):
+    if not (min(ex, ey) < er < max(ex, ey)) or _conjunct_subject(e, min(ex, ey), er, max(ex, ey), their_names):
         return None
     if converse is None and any({_modifier_or_of(a, r, p, names), _modifier_or_of(e, er, q, their_names)}
                                 == {"modifier", "of"} for p, q in ((x, ex), (y, ey))):
@@ -247,6 +247,22 @@ def _swap(a: View, e: View, r: int, er: int, x: int, y: int, names: dict, their_
 
 
 _VOICE_AUXILIARIES = _BE | {"has", "have", "had"}
+_COORDINATORS = frozenset({"and", "while", "whereas", "but"})
+
+
+def _conjunct_subject(e: View, lo: int, er: int, q: int, names: dict) -> bool:
+    """Whether the party at q opens a conjunct of its own: a coordinator between the relation at er
+    and it, and right after its name a number or a content word of the first conjunct again ('X was
+    fined 80,000 pounds and its subcontractor Y 25,000 pounds', 'the one in X treated 1,340 patients
+    and the one in Y treated 980'): the subject of a second clause, not the relation's other party."""
+    c = next((j for j in range(er + 1, q) if e.word(j) in _COORDINATORS), None)
+    if c is None:
+        return False
+    end, name = q + 1, names.get(q, (q,))
+    while end < len(e) and (end in name or e.text(end)[:1].isupper()) and not e.doc.like_num[e.idx[end]]:
+        end += 1  # the rest of the name, which the tagger may have joined to the number ('Lowe Haulage 25,000')
+    return end < len(e) and bool(e.doc.like_num[e.idx[end]]
+                                 or any(e.content(j) and e.keys(end) & e.keys(j) for j in range(lo + 1, c)))
 
 
 def _voice_words(v: View, r: int) -> list[int]:
