@@ -549,12 +549,20 @@ def _stated_elsewhere(a: View, e: View, others: list[View], s: Signal) -> bool:
         if s.cls == "recombination" and _follows_e_not(a, e, o, set(ks)):
             continue  # o states the value of another fact (on other classes this raised false alarms)
         for i, j in _occurrences(o, words):
+            if o is e and _partitive_of(e, i, _occurrences(e, s.evidence.lower().split())):
+                continue  # the conflicting words' own noun ('30 residents' for '30 percent of the residents')
             near = neighbours(o, i, j)
             for side in (0, 1):
                 shared = mine[side] & near[side]
                 if shared and not any(shared & t[side] for t in theirs):
                     return True
     return False
+
+
+def _partitive_of(e: View, i: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the word at i is the noun of a partitive 'of' right after one of `spans` ('percent of
+    the residents')."""
+    return any(j < i <= j + 3 and "of" in [e.word(x) for x in range(j, i)] for _, j in spans)
 
 
 def _follows_e(a: View, e: View, others: list[View], s: Signal, margin: float) -> bool:

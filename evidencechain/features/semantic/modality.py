@@ -145,6 +145,12 @@ def _hits(v: View, name: str, lex: Lexicon) -> list[Hit]:
                 out.append(Hit(k, k + 1, scale[v.word(k)], subject))
             k += 1
             continue
+        if name == lex.share_scale and _at(v, k, ("all", "but")):  # an exception, not 'all': 'all but one of
+            share = _share(v, k + 2, lex)  # the twelve' is eleven of twelve; 'all but finished' states no level
+            if share is not None and not _negated(v, k, lex):
+                out.append(Hit(k, share[1], _share_level(1 - share[0], lex)))
+            k = share[1] if share is not None else k + 2
+            continue
         idiom = next((len(w) for w in lex.idioms_by_first.get(v.word(k), ()) if _at(v, k, w)), 0)
         if idiom > 1 and v.word(k + idiom - 1) in scale and _token(v, k + idiom) == "of":
             k += idiom - 1  # 'at most of the stops', 'after all of them': the quantifier of a part
