@@ -94,9 +94,12 @@ calibrate-example: $(VENV)/.installed ## calibrate the default model on data/exa
 	$(VENV)/bin/evidencechain detect data/examples/my_answers.jsonl --model results/examples/calibrated \
 	  --force --out results/examples/my_answers.calibrated.jsonl
 
-calibrate-ragtruth-qa: $(VENV)/.installed ## calibrate the default model with the RAGTruth QA slice as a labelled sample (results/calibrate_ragtruth_qa; README block)
+calibrate-ragtruth-qa: $(VENV)/.installed ## calibrate the default model with the RAGTruth QA slice as a labelled sample, default objective and --objective answer (results/calibrate_ragtruth_qa, results/calibrate_ragtruth_qa_answer; README block)
 	$(VENV)/bin/evidencechain calibrate --response-jsonl ../shared/data/ragtruth_qa/response.jsonl \
 	  --source-info-jsonl ../shared/data/ragtruth_qa/source_info.jsonl --out results/calibrate_ragtruth_qa --seed $(SEED)
+	$(VENV)/bin/evidencechain calibrate --response-jsonl ../shared/data/ragtruth_qa/response.jsonl \
+	  --source-info-jsonl ../shared/data/ragtruth_qa/source_info.jsonl --objective answer \
+	  --out results/calibrate_ragtruth_qa_answer --seed $(SEED)
 	$(EC) report --readme README.md --only readme
 
 lint: $(VENV)/.installed ## ruff

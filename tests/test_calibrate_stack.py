@@ -197,12 +197,31 @@ def test_the_readme_block_shows_the_three_estimates_and_what_was_kept(tmp_path):
               "per_fold": [fold, fold], "detector": "A", "detector_after": "B", "detector_thresholds": "B",
               "stacker": {"estimated": True, "kept": "thresholds", "why": "kept: thresholds only: because"}}
     (tmp_path / "calibration.json").write_text(json.dumps(report), "utf-8")
-    body = calibrate_body(tmp_path)
+    absent = tmp_path / "absent"
+    body = calibrate_body(tmp_path, absent)
     assert "| before (base model) | after `calibrate`, thresholds only | stacked |" in body
     assert "| B | Stacked |" in body and "higher in 2 of 2 folds" in body
     assert body.endswith("Kept: thresholds only: because.") and "Guard" not in body
     report["guard"] = {"folds_base_kept": 1, "why": "guard: base model kept as it is: because"}
     (tmp_path / "calibration.json").write_text(json.dumps(report), "utf-8")
-    body = calibrate_body(tmp_path)
+    body = calibrate_body(tmp_path, absent)
     assert "Guard (the base model kept as it is in 1 of 2 folds, thresholds only): base model kept as it is: " \
            "because." in body
+
+
+def test_the_readme_block_shows_the_answer_objective_run_after_the_default_one(tmp_path):
+    from evidencechain.report.readme_blocks import calibrate_body
+
+    cell = {"mean": 0.5, "sd": 0.1, "folds": 2}
+    fold = {"response_f1_before": 0.4, "response_f1_after": 0.5}
+    for name, detector in (("joint", "B"), ("answer", "C")):
+        report = {"summary": {k: cell for k in command.METRICS}, "labelled": {"answers": 100, "hallucinated": 40},
+                  "folds": 2, "seed": 17, "commit": "abc", "per_fold": [fold, fold], "detector": "A",
+                  "detector_after": detector, "detector_thresholds": detector}
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "calibration.json").write_text(json.dumps(report), "utf-8")
+    body = calibrate_body(tmp_path / "joint", tmp_path / "answer")
+    first, second = body.index("| A | B |"), body.index("| A | C |")
+    assert body.startswith("Default objective") and first < body.index("`--objective answer`") < second
+    assert calibrate_body(tmp_path / "absent", tmp_path / "answer") is None
+

@@ -19,6 +19,7 @@ from pathlib import Path
 DEFAULT_MODEL_DIR = Path("results/default_model")
 CHECKER_DIR = Path("results/checker")
 CALIBRATE_DIR = Path("results/calibrate_ragtruth_qa")
+CALIBRATE_ANSWER_DIR = Path("results/calibrate_ragtruth_qa_answer")
 
 
 def _cell(text: str) -> str:
@@ -136,8 +137,21 @@ def checker_body(source: Path = CHECKER_DIR) -> str | None:
     ])
 
 
-def calibrate_body(source: Path = CALIBRATE_DIR) -> str | None:
-    """`calibrate` with the RAGTruth QA slice as a user's labelled sample, from its calibration.json."""
+def calibrate_body(source: Path = CALIBRATE_DIR, answer_source: Path = CALIBRATE_ANSWER_DIR) -> str | None:
+    """`calibrate` with the RAGTruth QA slice as a user's labelled sample, from its calibration.json:
+    the default objective, then `--objective answer` where that run exists."""
+    first = _calibrate_table(source)
+    if first is None:
+        return None
+    second = _calibrate_table(answer_source)
+    if second is None:
+        return first
+    return "\n".join(["Default objective (the mean of answer F1 and span F1, as the default model chooses):", "",
+                      first, "", "`--objective answer` (answer F1 alone, the measure of the issue's calibrate target):",
+                      "", second])
+
+
+def _calibrate_table(source: Path) -> str | None:
     report = _read(source / "calibration.json")
     if report is None:
         return None
@@ -359,7 +373,8 @@ RENDERERS = {"commands": commands_body, "default-model": default_model_body, "ch
 SOURCES = {"commands": "the CLI parser (evidencechain/cli_parser.py, evidencechain/cli_help.toml)",
            "default-model": f"{DEFAULT_MODEL_DIR}/ (make default-model)",
            "checker": f"{CHECKER_DIR}/card.json (make checker)",
-           "calibrate": f"{CALIBRATE_DIR}/calibration.json (make calibrate-ragtruth-qa)",
+           "calibrate": f"{CALIBRATE_DIR}/calibration.json and {CALIBRATE_ANSWER_DIR}/calibration.json "
+                        "(make calibrate-ragtruth-qa)",
            "semantic-suite": f"{SUITE_SUMMARY} (make semantic-suite)",
            "semantic-ablation": f"{SEMANTIC_ABLATION} (python -m evidencechain.detect.semantic_ablation)",
            "semantic-firing": f"{SEMANTIC_FIRING} (make semantic-firing)",
