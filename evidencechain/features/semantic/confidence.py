@@ -367,8 +367,10 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     if k is None or not hits or _state(e, hits[0]) or _state(a, k):
         return False
     j = hits[0]
-    before = _clause(a, k, -1)
-    left = {x for i in _clause(e, j, -1, 12) for x in e.keys(i)}
+    before = _clause(a, _measure(a, k), -1)  # 'Two years after X opened, Y opened': 'two years' is no party
+    before = [i for i in before if i not in _amounts(a)]  # nor 'last season's 14 percent fall'
+    j0 = _measure(e, j)  # 'X opened in 1998, two years before Y': X is before the comma
+    left = {x for i in _clause(e, j0 - 1 if 0 < j0 < j and e.word(j0 - 1) == "," else j0, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) + _apposed(e, j) for x in e.keys(i)}
     fronted = not before
     if fronted:  # 'Before releasing X, won Y' for 'released X after it won Y'
@@ -384,6 +386,25 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     head = k + 1 < len(a) and j + 1 < len(e) and not a.punct(k + 1) and bool(a.keys(k + 1) & e.keys(j + 1)) \
         and a.word(k + 1) not in _RELATING | {"the", "a", "an"}  # ('side' is a stop word: no content test)
     return not (head and not any(a.keys(i) & left and not a.keys(i) & right for i in _clause(a, k, 1)))
+
+
+_AMOUNTS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "CARDINAL", "ORDINAL"})
+
+
+def _amounts(v: View) -> set[int]:
+    """Positions of v's numbers and of the words of its dates, times and amounts (the tagger's)."""
+    doc = v.doc
+    spans = [(x, y) for x, y, label in doc.entities or () if label in _AMOUNTS]
+    return {k for k in range(len(v)) if doc.like_num[v.idx[k]] or any(x <= doc.starts[v.idx[k]] < y for x, y in spans)}
+
+
+_TIME_UNITS = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours",
+                         "minute", "minutes", "decade", "decades", "century", "centuries"})
+
+
+def _measure(v: View, k: int) -> int:
+    """Where a measure of time right before k starts ('two years before'), else k."""
+    return k - 2 if k >= 2 and v.word(k - 1) in _TIME_UNITS and v.doc.like_num[v.idx[k - 2]] else k
 
 
 def _reworded_flip(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
@@ -418,6 +439,8 @@ def _other_argument(a: View, e: View, s: Signal) -> bool:
     if k is None or not hits:
         return False
     after = _clause(a, k, 1, 3)
+    stop = next((i for i in range(k + 1, len(a)) if a.word(i) in ("and", "but", "while")), len(a))
+    after = [i for i in after if i < stop]  # 'did not rise in price ... and still costs': its own clause's
     step = -1 if any(_passive_near(a, k) != _passive_near(e, j) for j in hits) else 1  # 'was not inspected by X' / 'X inspected'
     theirs = {x for j in hits for i in _clause(e, j, step, 3) for x in e.keys(i)}
     nearest = [e.keys(i[0]) for i in (_clause(e, j, step, 1) for j in hits) if i]

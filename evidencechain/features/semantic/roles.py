@@ -25,8 +25,12 @@ _NO_RELATION = _LINKS | _BE | _MODALS
 def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
     """'by' just after the word ('acquired by', 'beaten by'), or a form of 'be' between its first
     argument at `since` and it, and 'by' between it and its second argument at `until` ('was
-    founded in 1957 by'); the word a participle ('goals by Ashley Young' is no passive)."""
+    founded in 1957 by'); the word a participle ('goals by Ashley Young' is no passive), or a noun
+    with a passive of its own right after it ('its score was composed by')."""
     w = v.word(k)
+    if k + 3 < len(v) and v.word(k + 1) in _BE and v.word(k + 3) == "by" \
+            and (v.word(k + 2).endswith(("ed", "en")) or v.word(k + 2) in lex.participles):
+        return True  # a noun with its own passive ('its score was composed by Y')
     if not (w.endswith(("ed", "en")) or w in lex.participles or (w,) in lex.relations):
         return False
     if k + 1 < len(v) and v.word(k + 1) == "by":
