@@ -199,6 +199,23 @@ def _restated_asides(a: View, main: frozenset[str], side: frozenset[str], own: s
     return out
 
 
+def _aside_restated(a: View, ks: list[int], own: set[int], home: View, main: frozenset[str], lex: Lexicon) -> float:
+    """A flip inside an answer's aside whose home is e's aside ('Dana Ollerup, a striker who has already
+    played for the national team, was named' for 'Striker Dana Ollerup, who has never played for the
+    national team, was named'): the share of the aside's other content words (at least two) in the home,
+    where the answer's words outside the aside restate e's main clause (`min_restated_mixed`); else 0."""
+    for lo, hi in asides(a, lex.relative):
+        if not any(int(a.idx[i]) in own for i in range(lo, hi)):
+            continue
+        inner = [k for k in ks if lo <= k < hi]
+        outer = [k for k in ks if not lo <= k < hi]
+        if len(inner) < 2 or not outer or sum(bool(a.keys(k) & main) for k in outer) \
+                < lex.confidence["min_restated_mixed"] * len(outer):
+            return 0.0
+        return sum(bool(a.keys(k) & home.content_keys) for k in inner) / len(inner)
+    return 0.0
+
+
 def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()) -> tuple[float, float]:
     """(share of the answer's other content words in the clauses of e that hold the evidence
     words, less its relative clauses that `others` state (`_asides`), share of those clauses'
@@ -222,6 +239,7 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
         mine = [k for k in ks if k not in _restated_asides(a, main, side, own, lex)]
         if mine and len(mine) < len(ks):
             forward = max(forward, sum(bool(a.keys(k) & main) for k in mine) / len(mine))
+        forward = max(forward, _aside_restated(a, ks, own, e, main, lex))
     shown = set(s.evidence.lower().split())
     js = [j for j in range(len(e)) if e.content(j) and e.word(j) not in shown]
     back = sum(bool(e.keys(j) & a.content_keys) for j in js) / len(js) if js else 1.0

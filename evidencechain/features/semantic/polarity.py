@@ -76,6 +76,9 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             after = v.word(k + 1) if k + 1 < len(v) else ""
             pair = (w, after) in lex.pair_cues or (w in ("no", *lex.verb_negation) and after in ("longer", "to"))
             j = v.next_content(k + 1 if pair else k)
+            bare = k + 2 if after == "to" else k + 1 if k > 0 and v.word(k - 1) in _DO else None
+            if bare is not None and _bare_verb(v, bare, lex):  # 'not to keep', 'did not keep': a stop word is negated too
+                j = bare
             verb = _pro_verb(v, k + 2 if pair else k + 1)
             if verb is not None:  # 'opening the telescope is something it no longer does': 'opening'
                 j = verb
@@ -99,6 +102,21 @@ def _universals(lex: Lexicon) -> frozenset[str]:
     scale = lex.modality[lex.share_scale]
     top = max(scale.values())
     return frozenset(w for w, level in scale.items() if level == top and " " not in w)
+
+
+_NOT_VERBS = frozenset({"be", "have", "the", "a", "an", "only", "just", "even", "yet", "all", "every", "any", "so",
+                        "as", "much", "more", "very", "too", "always", "ever", "at", "in", "on", "for"})
+
+
+def _bare_verb(v: View, k: int, lex: Lexicon) -> bool:
+    """Whether the word at k can be the bare verb after 'to' or 'did not': a lower-case word of no
+    other kind ('keep', which is a stop word, in 'voted not to keep'; not 'often' of a scale, nor an
+    adverb in '-ly')."""
+    if k >= len(v) or not v.text(k).isalpha() or not v.text(k).islower():
+        return False
+    w = v.word(k)
+    return w not in _NOT_VERBS and w not in _DO and not w.endswith("ly") \
+        and not any(w in scale for scale in lex.modality.values())
 
 
 def cue_scopes(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
