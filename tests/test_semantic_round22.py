@@ -6,11 +6,7 @@ swap. All facts are invented."""
 from __future__ import annotations
 
 import pytest
-from semantic_support import confident_signals
-
-
-def _flagged(evidence: str, answer: str) -> list[tuple[str, str]]:
-    return sorted((c, w) for c, w, _ in confident_signals(evidence, answer))
+from semantic_support import flagged
 
 
 @pytest.mark.parametrize("evidence, answer", [
@@ -26,7 +22,7 @@ def _flagged(evidence: str, answer: str) -> list[tuple[str, str]]:
      "In their first week, the new Ash Vale library lent 1,100 books and the Kelby library 2,300."),
 ])
 def test_a_paraphrase_is_left_alone(evidence, answer):
-    assert _flagged(evidence, answer) == []
+    assert flagged(evidence, answer) == []
 
 
 @pytest.mark.parametrize("evidence, answer, expected", [
@@ -42,4 +38,4 @@ def test_a_paraphrase_is_left_alone(evidence, answer):
      "Tenby Farms sued Marlow Foods over the recall.", [("roles", "Tenby Farms Marlow Foods")]),
 ])
 def test_an_error_is_flagged(evidence, answer, expected):
-    assert _flagged(evidence, answer) == expected
+    assert flagged(evidence, answer) == expected

@@ -5,11 +5,7 @@ invented."""
 from __future__ import annotations
 
 import pytest
-from semantic_support import confident_signals
-
-
-def _flagged(evidence: str, answer: str) -> list[tuple[str, str]]:
-    return sorted((c, w) for c, w, _ in confident_signals(evidence, answer))
+from semantic_support import flagged
 
 
 @pytest.mark.parametrize("evidence, answer", [
@@ -20,7 +16,7 @@ def _flagged(evidence: str, answer: str) -> list[tuple[str, str]]:
      "Rina Vost, a goalkeeper who has never played for Tarrow County, was signed by Penholt Athletic on Monday."),
 ])
 def test_a_paraphrase_is_left_alone(evidence, answer):
-    assert _flagged(evidence, answer) == []
+    assert flagged(evidence, answer) == []
 
 
 @pytest.mark.parametrize("evidence, answer, expected", [
@@ -34,4 +30,4 @@ def test_a_paraphrase_is_left_alone(evidence, answer):
      [("polarity", "already played")]),
 ])
 def test_an_error_is_flagged(evidence, answer, expected):
-    assert _flagged(evidence, answer) == expected
+    assert flagged(evidence, answer) == expected
