@@ -139,6 +139,7 @@ def test_with_a_fixed_detector_the_base_reports_it(example_data):
         assert model.thresholds == detector.model.thresholds
 
 
+@pytest.mark.slow  # nested cross-validation end to end: tens of seconds (`make test-slow`, CI)
 def test_calibration_json_records_the_guard_per_fold_and_for_the_model(cache_root, tmp_path):
     for flags, enabled in (([], True), (["--always-calibrate"], False)):
         out = tmp_path / f"m{int(enabled)}"

@@ -70,6 +70,7 @@ def test_too_few_labels_fall_back_to_thresholds_in_one_line(cache_root, tmp_path
     assert "stacker" not in json.loads((out / "model.json").read_text("utf-8"))
 
 
+@pytest.mark.slow  # nested cross-validation end to end: tens of seconds (`make test-slow`, CI)
 def test_enough_labels_give_three_estimates_and_the_better_is_kept(cache_root, tmp_path):
     out = tmp_path / "m"
     code, stdout, err = run_cli(["calibrate", str(EXAMPLE), "--out", str(out), "--stack-min", str(FEW),
@@ -107,6 +108,7 @@ def test_the_stacker_does_not_get_around_the_guard():
     assert command.keep(summary)[0] == "stacked"
 
 
+@pytest.mark.slow  # nested cross-validation end to end: tens of seconds (`make test-slow`, CI)
 def test_each_fold_stacks_without_its_held_out_answers(example_data, monkeypatch):
     detector, data = example_data
     seen = []
@@ -128,6 +130,7 @@ def test_each_fold_stacks_without_its_held_out_answers(example_data, monkeypatch
         assert not train & test and train | test == set(data.ids)
 
 
+@pytest.mark.slow  # nested cross-validation end to end: tens of seconds (`make test-slow`, CI)
 def test_detect_model_reports_the_stacker(stacked_dir, cache_root):
     out, stdout = stacked_dir
     meta = json.loads((out / "model.json").read_text("utf-8"))
