@@ -221,7 +221,7 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     words, less its relative clauses that `others` state (`_asides`), share of those clauses'
     other content words in a)."""
     aside = _asides(a, e, others, lex)
-    whole_e = whole = e
+    sentence = whole = e
     e = _home(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own and k not in aside]
@@ -233,9 +233,9 @@ def _restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View] = ()
     # you have specific areas ...')
     whole = whole if s.cls != "polarity" and _flanked_by(a, s, e) else e
     forward = max(sum(bool(a.keys(k) & v.content_keys) for k in ks) / len(ks) for v in (e, whole)) if ks else 1.0
-    if e is not whole_e:  # or of e's main clause, less the answer's asides that restate e's ('who sat out
+    if e is not sentence:  # or of e's main clause, less the answer's asides that restate e's ('who sat out
         # the spring season' for 'who missed the spring season'): another clause than the one contradicted
-        main, side = _main_clause(whole_e, e, lex)
+        main, side = _main_clause(sentence, e, lex)
         mine = [k for k in ks if k not in _restated_asides(a, main, side, own, lex)]
         if mine and len(mine) < len(ks):
             forward = max(forward, sum(bool(a.keys(k) & main) for k in mine) / len(mine))
@@ -386,7 +386,8 @@ def _converse(a: View, e: View, s: Signal) -> bool:
         return False
     j = hits[0]
     before = _clause(a, _measure(a, k), -1)  # 'Two years after X opened, Y opened': 'two years' is no party
-    before = [i for i in before if i not in _amounts(a)]  # nor 'last season's 14 percent fall'
+    amounts = _amounts(a)
+    before = [i for i in before if i not in amounts]  # nor 'last season's 14 percent fall'
     j0 = _measure(e, j)  # 'X opened in 1998, two years before Y': X is before the comma
     left = {x for i in _clause(e, j0 - 1 if 0 < j0 < j and e.word(j0 - 1) == "," else j0, -1, 12) for x in e.keys(i)}
     right = {x for i in _clause(e, j, 1, 12) + _apposed(e, j) for x in e.keys(i)}

@@ -145,8 +145,7 @@ def irrealis_shifts(a: View, e: View, lex: Lexicon) -> list[Signal]:
             if a.punct(k) or _unrealised(a, k, lex):
                 continue
             ks = realised(a, k, lex, certain=not intention(e, g, lex))
-            said = lex.with_synonyms(a.keys(k))
-            if ks is None or any(e.keys(i) & said and realised(e, i, lex) for i in range(len(e)) if i != j):
+            if ks is None or _realised_elsewhere(e, lex.with_synonyms(a.keys(k)), j, lex):
                 continue  # the evidence states it done elsewhere too, maybe in other words ('departed' for 'left')
             shown = e.span_text([g, j]) if j - g > 2 else e.span_text(list(range(g, j + 1)))
             out.append(Signal("modality", tuple(int(a.idx[i]) for i in ks), shown))
@@ -170,10 +169,12 @@ def _said_as_verb(a: View, k: int, e: View, n: int, g: int, lex: Lexicon) -> lis
     ks = realised(a, k, lex, certain=not intention(e, g, lex))
     if ks is None or len(ks) < 2 or a.word(ks[0]) in _BE:
         return None  # a bare form may be the noun itself ('the ban'); 'is' + noun is no verb
-    said = a.keys(k)
-    if any(e.keys(i) & said and realised(e, i, lex) for i in range(len(e)) if i != n):
-        return None
-    return ks
+    return None if _realised_elsewhere(e, a.keys(k), n, lex) else ks
+
+
+def _realised_elsewhere(e: View, said: frozenset[str], skip: int, lex: Lexicon) -> bool:
+    """Whether e states a word of `said` realised somewhere other than at `skip`."""
+    return any(e.keys(i) & said and realised(e, i, lex) for i in range(len(e)) if i != skip)
 
 
 def planned(v: View, lex: Lexicon) -> list[tuple[int, int]]:

@@ -152,6 +152,18 @@ class Lexicon:
     def conditionals_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
         return _by_first(sorted(self.conditionals))
 
+    @cached_property
+    def universals(self) -> frozenset[str]:
+        """The single words at the top of the quantifier scale ('all', 'every', 'each')."""
+        scale = self.modality[self.share_scale]
+        top = max(scale.values())
+        return frozenset(w for w, level in scale.items() if level == top and " " not in w)
+
+    @cached_property
+    def scale_words(self) -> frozenset[str]:
+        """Every word and phrase of every modality scale."""
+        return frozenset(w for scale in self.modality.values() for w in scale)
+
 
 def _by_first(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
     out: dict[str, list[tuple[str, ...]]] = {}

@@ -91,17 +91,10 @@ def _cues(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
             exclusive = [i for i in range(k + 1, min(len(v), k + 3)) if v.word(i) in lex.exclusives]
             if exclusive:  # 'not the only symptom': the negation bears on 'only'
                 j, named = exclusive[0], False
-            elif k + 1 < len(v) and v.word(k + 1) in _universals(lex):  # 'not every train', 'not all of': on the
+            elif k + 1 < len(v) and v.word(k + 1) in lex.universals:  # 'not every train', 'not all of': on the
                 j, named = k + 1, False  # quantifier, whose word the other side must state to be flipped
             out.append((k, None if named else j))
     return out
-
-
-def _universals(lex: Lexicon) -> frozenset[str]:
-    """The single words at the top of the quantifier scale ('all', 'every', 'each')."""
-    scale = lex.modality[lex.share_scale]
-    top = max(scale.values())
-    return frozenset(w for w, level in scale.items() if level == top and " " not in w)
 
 
 _NOT_VERBS = frozenset({"be", "have", "the", "a", "an", "only", "just", "even", "yet", "all", "every", "any", "so",
@@ -115,8 +108,7 @@ def _bare_verb(v: View, k: int, lex: Lexicon) -> bool:
     if k >= len(v) or not v.text(k).isalpha() or not v.text(k).islower():
         return False
     w = v.word(k)
-    return w not in _NOT_VERBS and w not in _DO and not w.endswith("ly") \
-        and not any(w in scale for scale in lex.modality.values())
+    return w not in _NOT_VERBS and w not in _DO and not w.endswith("ly") and w not in lex.scale_words
 
 
 def cue_scopes(v: View, lex: Lexicon) -> list[tuple[int, int | None]]:
