@@ -167,8 +167,9 @@ def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
 
 
 def main_frame(v: View, relative: frozenset[str]) -> View | None:
-    """The sentence without its asides (`asides`), or None where it has none."""
-    cut = {k for lo, hi in asides(v, relative) for k in range(lo, hi)}
+    """The sentence without its asides (`asides`) and the commas that open them, or None where it
+    has none."""
+    cut = {k for lo, hi in asides(v, relative) for k in range(lo - (lo > 0 and v.word(lo - 1) == ","), hi)}
     keep = [k for k in range(len(v)) if k not in cut]
     return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
 

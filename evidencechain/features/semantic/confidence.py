@@ -59,7 +59,8 @@ from dataclasses import replace
 from .align import View, alignment, asides, frames, neighbours
 from .base import Signal
 from .binding import in_comparison
-from .frames import relations
+from .frames import frames as relation_frames
+from .frames import particle_words, relations
 from .irrealis import governed, intention, planned
 from .lexicon import Lexicon
 from .modality import hits
@@ -288,6 +289,7 @@ def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]
             and (g[0] in groups or groups & lex.converses.get(g[0], frozenset())) or relations(part, k) & theirs)]
     if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
         return False
+    told += [p for p in particle_words(part, relation_frames()) if any(0 < p - k <= 3 for k in told)]  # 'filed a lawsuit against'
     own = set(s.tokens)
     stated = [bool(part.keys(k) & e.content_keys) or k in told
               for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
@@ -297,8 +299,9 @@ def _role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View]
 
 
 def _role_words(e: View, s: Signal) -> int:
-    """The content words of a role swap's evidence words (the parties and what relates them)."""
-    stops = {e.word(j) for j in range(len(e)) if not e.content(j)}
+    """The content words of a role swap's evidence words (the parties and what relates them; not
+    an amount passed between them: 'lent 12 million pounds to')."""
+    stops = {e.word(j) for j in range(len(e)) if not e.content(j) or e.doc.like_num[e.idx[j]]}
     return sum(w[:1].isalnum() and w.lower() not in stops for w in s.evidence.split())
 
 
@@ -319,6 +322,20 @@ def _clause(v: View, k: int, step: int, limit: int = 5) -> list[int]:
         if v.content(j):
             out.append(j)
         j += step
+    return out
+
+
+def _clause_past_aside(v: View, k: int, lex: Lexicon) -> list[int]:
+    """`_clause` back from k, continued before a relative clause set off by commas that ends the
+    clause ('the older crossing, which the new bridge will replace, is shorter': 'older crossing')."""
+    out, j = _clause(v, k, -1), k - 1
+    while j >= 0 and (not v.punct(j) or _inside_word(v, j)):
+        j -= 1
+    if j <= 0 or v.word(j) != ",":
+        return out
+    opened = next((i for i in range(j - 1, -1, -1) if v.punct(i)), None)
+    if opened is not None and v.word(opened) == "," and opened + 1 < j and v.word(opened + 1) in lex.relative:
+        return out + _clause(v, opened, -1)
     return out
 
 
@@ -376,7 +393,7 @@ def _apposed(v: View, j: int) -> list[int]:
     return out
 
 
-def _converse(a: View, e: View, s: Signal) -> bool:
+def _converse(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     """Whether an antonym relates the other side's two parties the other way round ('B is shorter than A'
     for 'A is taller than B', 'before releasing X, won Y'); a state after a copula ('will be closed
     overnight' for 'will remain open overnight') has none."""
@@ -385,7 +402,7 @@ def _converse(a: View, e: View, s: Signal) -> bool:
     if k is None or not hits or _state(e, hits[0]) or _state(a, k):
         return False
     j = hits[0]
-    before = _clause(a, _measure(a, k), -1)  # 'Two years after X opened, Y opened': 'two years' is no party
+    before = _clause_past_aside(a, _measure(a, k), lex)  # 'Two years after X opened, Y opened': 'two years' is no party
     amounts = _amounts(a)
     before = [i for i in before if i not in amounts]  # nor 'last season's 14 percent fall'
     j0 = _measure(e, j)  # 'X opened in 1998, two years before Y': X is before the comma
@@ -669,7 +686,7 @@ def mark_confident(signals: list[Signal], a: View, e: View, lex: Lexicon,
             compared = any(in_comparison(holder, i, lex) for i, _ in _occurrences(holder, s.evidence.lower().split()))
             ok = _distinct(a, s) and (compared or _same_slot(a, holder, s, own_too=False))
         elif ok and s.cls == "antonym":
-            ok = "roles" not in classes and not _converse(a, e, s)
+            ok = "roles" not in classes and not _converse(a, e, s, lex)
         elif s.cls == "roles":
             ok = (ok or (back >= rule["min_covered"] and _role_restated(a, e, s, lex, others or [e]))) \
                 and "antonym" not in classes and _role_words(e, s) <= rule["max_role_words"]

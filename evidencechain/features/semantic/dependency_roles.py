@@ -25,6 +25,7 @@ _RELATIVE = frozenset({"who", "that", "which", "whom"})
 _PARTY = frozenset({"to", "from", "against", "with", "for"})
 """Prepositions whose object is a party of the verb ('licensed it to Y'); 'at', 'in', 'on' name a
 place or a time ('opens at the museum', 'praised on Twitter')."""
+_PASSED = frozenset({"to", "from"})
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,12 @@ class _Tree:
                 agent += [head, *(k for k in self.children[head] if self.p.deps[k] in ("compound", "flat", "appos"))]
             elif dep in _AGENT:
                 agent += self.subtree(c)
-            elif dep == "agent":
-                agent += [j for k in self.children[c] for j in self.subtree(k)]
+            elif dep == "agent":  # 'by X': its 'to Y' is the verb's ('was lent by X to Y', often misattached)
+                for k in self.children[c]:
+                    moved = [m for m in self.children[k] if self.p.deps[m] == "prep"
+                             and self.p.words[m].lower() in _PASSED]
+                    other += [j for m in moved for j in self.subtree(m)]
+                    agent += [j for j in self.subtree(k) if j not in set(other)]
             elif dep in _OTHER:
                 other += self.subtree(c)
             elif dep == "prep" and self.p.words[c].lower() in _PARTY:

@@ -194,6 +194,17 @@ def _opposite_placed(v: View, k: int, other: View, found: list[int], lex: Lexico
     return bool(other.keys(placed) & opposite) and any(other.keys(j) & v.keys(k) for j in found)
 
 
+def _restates_opposite(v: View, j: int, other: View, anchor: int, lex: Lexicon) -> bool:
+    """Whether `other`'s word at `anchor` is the opposite of v's negated word at j (not the word
+    itself) and v states that word too, unnegated ('did not rise in May; it dropped' for 'fell')."""
+    if other.keys(anchor) & v.keys(j):
+        return False
+    said = set(other.keys(anchor))
+    for x in other.keys(anchor):
+        said |= lex.synonyms.get(x, frozenset())
+    return any(i != j and v.content(i) and v.keys(i) & said and not negated_near(v, i, lex) for i in range(len(v)))
+
+
 def _persisting(v: View, k: int, lex: Lexicon, opposite: frozenset[str]) -> int | None:
     """A word before k in its clause that asserts what the evidence's cue denies: that the state
     goes on ('still', 'continues to' for 'no longer'), or the cue's opposite ('more' for 'less')."""
@@ -232,6 +243,8 @@ def polarity_flips(a: View, e: View, lex: Lexicon) -> list[Signal]:
         anchor = _related(a, j, e, lex)
         if anchor and _opposite_placed(a, j, e, anchor, lex):
             continue  # 'is not open' for 'is closed' in the same clause: a negation and an opposite agree
+        if anchor and _restates_opposite(a, j, e, anchor[0], lex):
+            continue  # 'did not rise; it dropped' for 'fell': the negated opposite and e's word agree
         if anchor and not any(negated_near(e, p, lex) for p in anchor):
             out.append(Signal("polarity", (int(a.idx[k]), int(a.idx[j])), e.text(anchor[0])))
             flipped[0].add(k)

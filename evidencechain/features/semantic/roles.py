@@ -20,6 +20,7 @@ _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "got",
 _MODALS = frozenset({"will", "would", "shall", "should", "can", "could", "may", "might", "must", "do", "does", "did"})
 """Auxiliaries, no relation of their own ('X will conduct Y' for 'Y will be conducted by X')."""
 _NO_RELATION = _LINKS | _BE | _MODALS
+_PASSED = frozenset({"to", "from"})
 
 
 def _passive(v: View, k: int, since: int, until: int, lex: Lexicon) -> bool:
@@ -317,12 +318,24 @@ def role_swaps(a: View, e: View, lex: Lexicon) -> list[Signal]:
                 break  # 'has employed': the relation is the listed verb's, judged at its own position
             if not listed and (f := frame_at(a, r, y, max(names.get(y, (y,))), frames())) and f.marker:
                 continue  # 'leased vessels to B' for 'B leased vessels from A': the frames' to judge
+            if _recipient(a, r, y) and _passive(a, r, x, y, lex):
+                continue
             found = _swap(a, e, r, er, x, y, names, their_names, lex, converse)
             if found and (x, y) not in seen:
                 seen.add((x, y))
                 out.append(found)
                 break
     return out + _frame_swaps(a, e, lex, shared, names, their_names, {w for s in out for w in s.tokens})
+
+
+def _recipient(v: View, r: int, y: int) -> bool:
+    """Whether the party at y is the 'to' or 'from' party of a passive with its own 'by' party
+    ('KRVX was sold by the Talley family to Bellcourt Media'): the passive's subject is the thing
+    passed, so it and y are not the relation's two parties."""
+    j = y - 1
+    while j > r and not v.punct(j) and v.word(j) not in _PASSED and v.word(j) != "by":
+        j -= 1
+    return j > r and v.word(j) in _PASSED and any(v.word(i) == "by" for i in range(r + 1, j))
 
 
 def _frame_swaps(a: View, e: View, lex: Lexicon, shared: frozenset[str], names: dict, their_names: dict,
