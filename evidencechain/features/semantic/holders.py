@@ -22,7 +22,7 @@ person given to another: `moved`; every check together: `misbound`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .align import View
 from .base import Signal
@@ -121,10 +121,36 @@ def _head(v: View, lo: int, hi: int, first_value: int, runs: list[Name]) -> froz
     return frozenset(x for k in run[:3] for x in v.keys(k))
 
 
+_CLAUSE_ENDS = frozenset({",", ".", ";", ":", "!", "?"})
+
+
+def _apposed(v: View, n: Name, x: Held) -> bool:
+    """'Owen Farrant, 67,': the value set off by commas right after the name."""
+    lo, hi = min(x.value.positions), max(x.value.positions)
+    return n.hi + 1 == lo and v.word(n.hi) == "," and hi + 1 < len(v) and v.word(hi + 1) in _CLAUSE_ENDS
+
+
+def _elided_units(v: View, vals: list[Amount]) -> list[Amount]:
+    """A bare number that ends its clause takes the one unit of the sentence's other values ('won
+    8,200 votes and Myra Toft won 6,950'); a number set off by a comma before it (an age: 'Ferreol,
+    58,') keeps none."""
+    units = {x.unit for x in vals if x.unit}
+    if len(units) != 1:
+        return vals
+    unit = units.pop()
+
+    def elided(x: Amount) -> bool:
+        lo, hi = min(x.positions), max(x.positions)
+        return not x.unit and not x.key.endswith("year") and lo > 0 and not v.punct(lo - 1) \
+            and (hi + 1 >= len(v) or v.word(hi + 1) in _CLAUSE_ENDS)
+    return [replace(x, unit=unit) if elided(x) else x for x in vals]
+
+
 def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
          before_head: frozenset[str] = frozenset()) -> tuple[list[Held], list[Name], frozenset[str]]:
     """The values of sentence v with their holders, and the subject and head the next sentence may take."""
-    vals = sorted((x for x in values_with_units(v, lex) if not _marker(v, x)), key=lambda x: min(x.positions))
+    vals = _elided_units(v, sorted((x for x in values_with_units(v, lex) if not _marker(v, x)),
+                                   key=lambda x: min(x.positions)))
     runs = names(v, c)
     out: list[Held] = []
     subject, head = list(before or []), before_head
@@ -266,7 +292,9 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
             theirs = y.local_words - own
             wrong = [n for n in x.local + x.subject if n.words & theirs and n.words <= y.words and _close(a, n, x)
                      and not any(h.view is not y.view and n.words <= named_in(h.view) for h in homes)]
-            if wrong and own - y.words and not every & (own - y.words):
+            # a person the answer sets the value beside ('Ferreol, 64,') decides, whoever else it names
+            beside = any(n in x.local and n.person and _apposed(a, n, x) for n in wrong) and not x.local_words & own
+            if wrong and own - y.words and (beside or not every & (own - y.words)):
                 if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
                     out.append(value_signal(a, x, [], y.view.span_text(list(y.value.positions))))
                 else:
