@@ -314,11 +314,14 @@ def _position(v: View, token: int) -> int | None:
     return hits[0] if hits else None
 
 
-def _clause(v: View, k: int, step: int, limit: int = 5) -> list[int]:
+def _clause(v: View, k: int, step: int, limit: int = 5, predicate: bool = False) -> list[int]:
     """Content words from k in direction `step`, up to a punctuation mark (not a hyphen inside a word:
-    'a 1.2-kilometre cycle lane')."""
+    'a 1.2-kilometre cycle lane'); `predicate`: forward, up to a second predicate too ('wider than
+    the old crossing and carries two cycle lanes': 'and' before a word that opens no noun phrase)."""
     out, j = [], k + step
     while 0 <= j < len(v) and len(out) < limit and (not v.punct(j) or _inside_word(v, j)):
+        if predicate and v.word(j) in _COORDINATORS and j + 1 < len(v) and not _opens_noun_phrase(v, j + 1):
+            break
         if v.content(j):
             out.append(j)
         j += step
@@ -339,6 +342,14 @@ def _clause_past_aside(v: View, k: int, lex: Lexicon) -> list[int]:
     return out
 
 
+_COORDINATORS = frozenset({"and", "but", "or"})
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "this", "that", "these", "those"})
+
+
+def _opens_noun_phrase(v: View, k: int) -> bool:
+    return v.word(k) in _DETERMINERS or v.text(k)[:1].isupper() or bool(v.doc.like_num[v.idx[k]])
+
+
 def _inside_word(v: View, j: int) -> bool:
     """Whether the mark at j joins the tokens on either side with no space ('1.2-kilometre')."""
     starts, ends, i = v.doc.starts, v.doc.ends, v.idx
@@ -347,9 +358,10 @@ def _inside_word(v: View, j: int) -> bool:
 
 
 def _number_before(v: View, k: int) -> str | None:
-    """The number word nearest before position k, up to four tokens back in its clause."""
+    """The number word nearest before position k, up to four tokens back in its clause ('5.2-mile':
+    a hyphen inside a word joins them)."""
     for j in range(k - 1, max(-1, k - 5), -1):
-        if v.punct(j) and v.word(j) != ",":
+        if v.punct(j) and v.word(j) != "," and not _inside_word(v, j):
             return None
         if v.doc.like_num[v.idx[j]]:
             return v.word(j).replace(",", "")
@@ -359,11 +371,12 @@ def _number_before(v: View, k: int) -> str | None:
 def _anchored(a: View, e: View, s: Signal) -> bool:
     """A quantity signal whose flagged unit or period follows the very number that the evidence's
     unit or period follows ('grew by 12 students' / 'rose by 12 percent', '1,800 parcels a week' /
-    '1,800 parcels a month'): the amount is restated, its kind is changed."""
+    '1,800 parcels a month'; '2.4 million' / '2.4 billion', whose evidence words hold the number): the
+    amount is restated, its kind is changed."""
     ks = _positions(a, s)
     spots = _occurrences(e, s.evidence.lower().split())
     mine = _number_before(a, ks[0]) if ks else None
-    return mine is not None and any(_number_before(e, i) == mine for i, _ in spots)
+    return mine is not None and any(mine in (_number_before(e, i), e.word(i).replace(",", "")) for i, _ in spots)
 
 
 def _passive_verb(v: View, k: int) -> bool:
@@ -407,7 +420,7 @@ def _converse(a: View, e: View, s: Signal, lex: Lexicon) -> bool:
     before = [i for i in before if i not in amounts]  # nor 'last season's 14 percent fall'
     j0 = _measure(e, j)  # 'X opened in 1998, two years before Y': X is before the comma
     left = {x for i in _clause(e, j0 - 1 if 0 < j0 < j and e.word(j0 - 1) == "," else j0, -1, 12) for x in e.keys(i)}
-    right = {x for i in _clause(e, j, 1, 12) + _apposed(e, j) for x in e.keys(i)}
+    right = {x for i in _clause(e, j, 1, 12, predicate=True) + _apposed(e, j) for x in e.keys(i)}
     fronted = not before
     if fronted:  # 'Before releasing X, won Y' for 'released X after it won Y'
         before, left, right = _clause(a, k, 1), right, left

@@ -122,6 +122,7 @@ def _head(v: View, lo: int, hi: int, first_value: int, runs: list[Name]) -> froz
 
 
 _CLAUSE_ENDS = frozenset({",", ".", ";", ":", "!", "?"})
+_PLACE_WORDS = frozenset({"in", "at", "for", "from", "on", "across", "among"})
 
 
 def _apposed(v: View, n: Name, x: Held) -> bool:
@@ -130,10 +131,16 @@ def _apposed(v: View, n: Name, x: Held) -> bool:
     return n.hi + 1 == lo and v.word(n.hi) == "," and hi + 1 < len(v) and v.word(hi + 1) in _CLAUSE_ENDS
 
 
+def _attached(v: View, lo: int, hi: int) -> bool:
+    """Whether the words lo..hi after a value are its unit and a preposition, no conjunction
+    ('residents in', 'nesting pairs on')."""
+    return sum(v.content(k) for k in range(lo, hi)) <= 2 and not any(v.word(k) in _JOINS for k in range(lo, hi))
+
+
 def _elided_units(v: View, vals: list[Amount]) -> list[Amount]:
-    """A bare number that ends its clause takes the one unit of the sentence's other values ('won
-    8,200 votes and Myra Toft won 6,950'); a number set off by a comma before it (an age: 'Ferreol,
-    58,') keeps none."""
+    """A bare number that ends its clause or takes a holder's preposition takes the one unit of the
+    sentence's other values ('won 8,200 votes and Myra Toft won 6,950', '48,200 residents in X and
+    31,700 in Y'); a number set off by a comma before it (an age: 'Ferreol, 58,') keeps none."""
     units = {x.unit for x in vals if x.unit}
     if len(units) != 1:
         return vals
@@ -142,7 +149,7 @@ def _elided_units(v: View, vals: list[Amount]) -> list[Amount]:
     def elided(x: Amount) -> bool:
         lo, hi = min(x.positions), max(x.positions)
         return not x.unit and not x.key.endswith("year") and lo > 0 and not v.punct(lo - 1) \
-            and (hi + 1 >= len(v) or v.word(hi + 1) in _CLAUSE_ENDS)
+            and (hi + 1 >= len(v) or v.word(hi + 1) in _CLAUSE_ENDS | _PLACE_WORDS)
     return [replace(x, unit=unit) if elided(x) else x for x in vals]
 
 
@@ -179,6 +186,8 @@ def held(v: View, lex: Lexicon, c: Cues, before: list[Name] | None = None,
                 d_right = _gap(v, r.hi, min(mine[i + 1].positions))[0]
                 if v.word(r.lo - 1) in _JOINS:  # '... in 1973 and Michael Finney succumbed ... in 2005'
                     local[i + 1].append(r)
+                elif v.word(r.lo - 1) in _PLACE_WORDS and _attached(v, max(mine[i].positions) + 1, r.lo):
+                    local[i].append(r)  # '48,200 residents in Tavistrand and 31,700 in Crestby': the phrase after the unit
                 elif d_left != d_right:
                     local[i if d_left < d_right else i + 1].append(r)
             elif d_left <= c.after_reach and sum(v.content(k) for k in range(max(mine[i].positions) + 2, r.lo)) <= 1:
@@ -294,7 +303,10 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
                      and not any(h.view is not y.view and n.words <= named_in(h.view) for h in homes)]
             # a person the answer sets the value beside ('Ferreol, 64,') decides, whoever else it names
             beside = any(n in x.local and n.person and _apposed(a, n, x) for n in wrong) and not x.local_words & own
-            if wrong and own - y.words and (beside or not every & (own - y.words)):
+            # ... and two values that the answer binds each to the other's holder ('31,700 in X and 48,200 in Y')
+            mutual = any(n in x.local for n in wrong) and any(m.value.key == y.value.key and m.local_words & own
+                                                               and not m.local_words & y.local_words for m in mine)
+            if wrong and own - y.words and (beside or mutual or not every & (own - y.words)):
                 if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
                     out.append(value_signal(a, x, [], y.view.span_text(list(y.value.positions))))
                 else:
