@@ -66,3 +66,18 @@ def test_a_passive_to_party_hung_on_the_by_party_is_the_verbs():
                    "to pay for new roofs.") == ["Gellan Credit Union", "Orrin Street"]
     assert swapped("Three million dollars was lent by the Gellan Credit Union to the Orrin Street housing cooperative "
                    "to pay for new roofs.") == []
+
+
+def test_a_double_negation_with_a_prefix_still_cancels_where_the_answer_restates_the_word():
+    """'just not disordered' beside a restated 'orders' (the semantic suite's antonym-paraphrase-039): the
+    negation and the prefix are two flips that cancel; the agreeing-opposite reading leaves prefixed words alone."""
+    import json
+    from pathlib import Path
+
+    from evidencechain.features.semantic import EvidenceSide, text_signals
+    from evidencechain.text.parse import parse_texts
+
+    lines = Path(__file__).parent.joinpath("data", "semantic_suite.jsonl").read_text(encoding="utf-8").splitlines()
+    case = next(c for c in map(json.loads, lines) if c["id"] == "antonym-paraphrase-039")
+    ev, doc = parse_texts([case["evidence"], case["answer"]], progress=False)
+    assert [s for ss in text_signals(doc, EvidenceSide(ev)) for s in ss] == []

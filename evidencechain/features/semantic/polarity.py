@@ -197,8 +197,8 @@ def _opposite_placed(v: View, k: int, other: View, found: list[int], lex: Lexico
 def _restates_opposite(v: View, j: int, other: View, anchor: int, lex: Lexicon) -> bool:
     """Whether `other`'s word at `anchor` is the opposite of v's negated word at j (not the word
     itself) and v states that word too, unnegated ('did not rise in May; it dropped' for 'fell')."""
-    if other.keys(anchor) & v.keys(j):
-        return False
+    if other.keys(anchor) & v.keys(j) or prefixed(v.word(j), lex):
+        return False  # the word itself; a prefixed word's negations cancel as two flips ('not disordered')
     said = set(other.keys(anchor))
     for x in other.keys(anchor):
         said |= lex.synonyms.get(x, frozenset())
