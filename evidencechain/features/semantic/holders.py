@@ -303,9 +303,11 @@ def swapped(a: View, mine: list[Held], source: list[Held]) -> list[Signal]:
                      and not any(h.view is not y.view and n.words <= named_in(h.view) for h in homes)]
             # a person the answer sets the value beside ('Ferreol, 64,') decides, whoever else it names
             beside = any(n in x.local and n.person and _apposed(a, n, x) for n in wrong) and not x.local_words & own
-            # ... and two values that the answer binds each to the other's holder ('31,700 in X and 48,200 in Y')
-            mutual = any(n in x.local for n in wrong) and any(m.value.key == y.value.key and m.local_words & own
-                                                               and not m.local_words & y.local_words for m in mine)
+            # ... and two values of one evidence sentence that the answer binds each to the other's holder
+            # ('31,700 in X and 48,200 in Y'; across sentences the events' other words tell them apart)
+            mutual = any(n in x.local for n in wrong) and all(h.view is y.view for h in homes) \
+                and any(m.value.key == y.value.key and m.local_words & own and not m.local_words & y.local_words
+                        for m in mine)
             if wrong and own - y.words and (beside or mutual or not every & (own - y.words)):
                 if _follows_other(a, x, homes, y):  # the rest of the answer is the other value's: the value is wrong
                     out.append(value_signal(a, x, [], y.view.span_text(list(y.value.positions))))
