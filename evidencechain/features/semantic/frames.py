@@ -14,6 +14,10 @@ from .align import View
 from .lexicon import stem
 
 
+_PARTY_REACH = 8
+"""Tokens after a frame's verb within which a particle of several words may follow its party."""
+
+
 @dataclass(frozen=True)
 class Frame:
     verb: str
@@ -84,7 +88,7 @@ def frame_at(v: View, r: int, y: int, end: int, frames_: Frames) -> Frame | None
     """The listed frame of the verb at r whose second party stands at y..end: the nearest marker
     that makes one ('buys its wool from the mill at Drummore': 'from'), the verb alone where there
     is none or a 'by' nearest the party (a passive, for the caller to tell); its particle right
-    after the verb or after the party ('knocked out B', 'knocked B out')."""
+    after the verb or after the party ('knocked out B', 'knocked B out', 'took B to court')."""
     found = markers(v, r, y, frames_)
     if found is None:
         return None
@@ -93,7 +97,8 @@ def frame_at(v: View, r: int, y: int, end: int, frames_: Frames) -> Frame | None
     options = [m for m in found if m != "by"] if found and found[0] != "by" else [""]
     for m in options:
         hits = [f for f in frames_.direction if f.verb in keys and f.marker == m
-                and (not f.particle or f.particle in particles or _follows(v, r, f.particle))]
+                and (not f.particle or f.particle in particles or _follows(v, r, f.particle)
+                     or _follows(v, end, f.particle))]
         if hits:
             return max(hits, key=lambda f: len(f.particle))
     return None
@@ -106,15 +111,21 @@ def _follows(v: View, r: int, words: str) -> bool:
 
 
 def particle_words(v: View, frames_: Frames) -> frozenset[int]:
-    """Positions of the particles right after a frame's verb ('receives funding from': 'funding'):
+    """Positions of the particles right after a frame's verb ('receives funding from': 'funding'), or
+    of a particle of several words after its party, in the same clause ('took the trust to court'):
     words of the frame, no relation of their own."""
     out: set[int] = set()
     for r in range(len(v)):
         keys = v.keys(r) & frames_.verbs
         for f in (f for f in frames_.direction if keys and f.verb in keys and f.particle):
-            n = len(f.particle.split())
-            if tuple(v.word(j) for j in range(r + 1, min(len(v), r + 1 + n))) == tuple(f.particle.split()):
-                out.update(range(r + 1, r + 1 + n))
+            words = tuple(f.particle.split())
+            n = len(words)
+            for start in range(r + 1, min(len(v), r + 1 + (_PARTY_REACH if n > 1 else 1))):
+                if v.punct(start):
+                    break
+                if tuple(v.word(j) for j in range(start, min(len(v), start + n))) == words:
+                    out.update(range(start, start + n))
+                    break
     return frozenset(out)
 
 

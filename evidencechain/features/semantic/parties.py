@@ -33,7 +33,7 @@ def role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View])
             and (g[0] in groups or groups & lex.converses.get(g[0], frozenset())) or relations(part, k) & theirs)]
     if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
         return False
-    told += [p for p in particle_words(part, relation_frames()) if any(0 < p - k <= 3 for k in told)]  # 'filed a lawsuit against'
+    told += [p for p in particle_words(part, relation_frames()) if any(0 < p - k <= 8 for k in told)]  # 'filed a lawsuit against', 'took X to court'
     own = set(s.tokens)
     stated = [bool(part.keys(k) & e.content_keys) or k in told
               for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]

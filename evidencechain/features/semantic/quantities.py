@@ -15,6 +15,8 @@ from .align import View, remembered
 from .base import Signal
 from .lexicon import Lexicon
 
+_FACTOR_NEXT = frozenset({"as", "the", "its", "their", "his", "her", "our", "what", "that"})
+"""Words after 'twice' that make it a factor ('twice as large', 'twice its size'), not a count of events."""
 _DIGITS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d*\.?\d+$")
 
 
@@ -111,6 +113,8 @@ def _quantities(v: View, lex: Lexicon) -> list[Quantity]:
             if per:
                 out.append(Quantity(lex.multiples[w], lex.multiples[w], "", "time", False, k, None, k, k + 1, k + 1,
                                     per, per_pos))
+            elif lex.multiples[w] > 1 and k + 1 < len(v) and words[k + 1] in _FACTOR_NEXT:  # 'twice as large': 2 times
+                out.append(Quantity(lex.multiples[w], lex.multiples[w], "", "time", False, k, None, k, k + 1, k + 1))
             k += 1
             continue
         if k in phrases:
@@ -217,6 +221,12 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
             out.append(Signal("quantity", _tokens(a, [pos]), s.text(r.unit_pos if r.scale_pos is None else r.scale_pos)))
             continue
         if same or not q.unit:
+            continue
+        factors = [(s, r) for s, r in theirs if q.unit == r.unit == "time" and not q.per and not r.per]
+        if factors:  # 'three times as large' for 'twice as large': another factor of one comparison
+            s, r = factors[0]
+            out.append(Signal("quantity", _tokens(a, sorted({*q.number_positions, *q.unit_positions})),
+                              s.span_text(sorted({*r.number_positions, *r.unit_positions}))))
             continue
         reworded = [(s, r) for s, r in theirs if r.unit == q.unit and _reworded(a, q, s, r)]
         if reworded:

@@ -10,16 +10,16 @@ from .align import View, asides, frames, neighbours
 from .base import Signal
 from .lexicon import Lexicon
 from .polarity import prefixed
-from .positions import clause, occurrences, passive_near, positions
+from .positions import clause, inside_word, occurrences, passive_near, positions
 from .recombination import clauses, values
 
 
 def from_source(a: View, e: View, s: Signal, source: frozenset[str], lex: Lexicon) -> float:
     """Share of the answer's other content words that the source states anywhere; 0 when one that
     the clauses of e holding the evidence words lack stands in another clause of e ('Bolt was not
-    voiced by X' for 'Mina is Bolt's friend, ... where she is voiced by X': another subject)."""
+    voiced by X' for 'Mina is Bolt's friend, ... where she is voiced by X': another subject; `_claim`)."""
     own = set(s.tokens)
-    home = _home(e, s, lex).content_keys
+    home = _claim(e, s, lex)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
     if any(a.keys(k) & e.content_keys and not a.keys(k) & home for k in ks):
         return 0.0
@@ -63,6 +63,16 @@ def _home(e: View, s: Signal, lex: Lexicon) -> View:
     return View(e.doc, e.idx[keep], e.start, e.end) if keep else e
 
 
+def _claim(e: View, s: Signal, lex: Lexicon) -> frozenset[str]:
+    """Content keys of the claim of e that the signal contradicts: its home clauses (`_home`) where e
+    has a punctuation mark inside it ('..., but is named only in one, where she is voiced by X'; 'X
+    demanded ... - in a move which would cost billions -'); else the whole of e, whose pieces are one
+    claim ('Patients receiving X showed no reduction ... compared with the placebo group'; 'The trial
+    found that patients who received X recovered faster'). A hyphen inside a word is none."""
+    marked = any(e.punct(j) and not inside_word(e, j) for j in range(len(e) - 1))
+    return _home(e, s, lex).content_keys if marked else e.content_keys
+
+
 def quantifier_cue(a: View, s: Signal, lex: Lexicon) -> bool:
     """A polarity signal whose cue is a quantifier ('None of the stations' for 'Several of the
     stations'): in a fused sentence the quantifier shift names it."""
@@ -80,7 +90,7 @@ def fused(a: View, e: View, s: Signal, others: list[View], lex: Lexicon) -> bool
     sentences: a word or two shared with another sentence is no fusion ('she refused to sell' for
     'Instead of selling ..., X's mother rented it')."""
     elsewhere = frozenset().union(*(o.content_keys for o in others if o.content_keys != e.content_keys))
-    home = _home(e, s, lex).content_keys
+    home = _claim(e, s, lex)
     own = set(s.tokens)
     ks = [k for k in range(len(a)) if a.content(k) and int(a.idx[k]) not in own]
     mine = [k for k in ks if not (a.keys(k) & elsewhere and not a.keys(k) & e.content_keys)]

@@ -34,6 +34,9 @@ MIN_MOVED = 2
 MIN_APART = 3
 """Content words between the two values on each side, at least: fewer make a range or a list
 ('between October 7, 2001 and December 31, 2007'), not two events."""
+MIN_APART_ACROSS = 2
+"""... between two values of two evidence sentences: a range or a list joins values of one
+('£1.1 million for road maintenance, £3.2 million for public libraries' states two events)."""
 MIN_APART_NAMES = 2
 """... between two names, or two values whose holders' names decide (`_by_names`): a list has none
 ('Iraq, Afghanistan and Pakistan'), an apposition one ('X and his dad, Y')."""
@@ -122,7 +125,9 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
     """Two values of two evidence sentences swapped in one answer sentence that fuses them ('18 percent
     of farmers ..., compared with 62 percent of urban respondents' for '62 percent of farmers ...' and
     'Among urban respondents, the figure was 18 percent'): each value stated once in the whole source,
-    and the two moved clauses together restate at least `MIN_MOVED` anchors of the other's sentence."""
+    and the two moved clauses together restate at least `MIN_MOVED` anchors of the other's sentence. A
+    value alone of its kind in its sentence takes the whole sentence as its event ('The new footbridge,
+    which opened a year later, cost £1.9 million': not the bare 'cost £1.9 million')."""
     mine = _values(a, lex)
     if len(mine) < 2:
         return []
@@ -136,14 +141,15 @@ def swapped_across(a: View, sentences: list[View], lex: Lexicon) -> list[Signal]
         parts, taken = clauses(s, vals, lex), _taken(s, vals, lex)
         for x in vals:
             if (x.key, x.kind) in wanted and stated[x.key, x.kind] == 1:
-                homes[x.key, x.kind] = (s, x, _span(s, x, parts, lex), taken)
+                alone = sum(y.kind == x.kind for y in vals) == 1  # the whole sentence is its event's
+                homes[x.key, x.kind] = (s, x, (0, len(s)) if alone else _span(s, x, parts, lex), taken)
     pairs = [(homes[p], homes[q]) for p, q in combinations(sorted(homes), 2)
              if p[1] == q[1] and p[0] != q[0] and homes[p][0] is not homes[q][0]]
-    return _swaps(a, pairs, lex, least=MIN_MOVED)
+    return _swaps(a, pairs, lex, least=MIN_MOVED, apart=MIN_APART_ACROSS)
 
 
 def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int = 1,
-           names_too: bool = False, values_of=None) -> list[Signal]:
+           names_too: bool = False, values_of=None, apart: int = MIN_APART) -> list[Signal]:
     """The values of the answer swapped among `pairs` of evidence values, each side (its sentence view,
     the value, its clause span, the positions of that sentence's values); `names_too`: the pairs are
     names (`_names`), whose words are no anchors either (their clauses' dates and amounts are), and each
@@ -181,7 +187,7 @@ def _swaps(a: View, pairs: list[tuple[tuple, tuple]], lex: Lexicon, least: int =
             if named and _apart(a, ax[0], ay[0], MIN_APART_NAMES):
                 out += _flag(a, (ax[0], sy), (ay[0], sx), flagged=flagged)
             continue
-        if not _apart(a, ax[0], ay[0]):
+        if not _apart(a, ax[0], ay[0], apart):
             continue
         ex, ey = anchors(sx), anchors(sy)
         own_x, own_y = ex - ey, ey - ex  # the anchors of each value's event
