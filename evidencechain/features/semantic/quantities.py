@@ -242,8 +242,11 @@ def quantity_conflicts(a: View, e: View, lex: Lexicon, others: list[View] | None
 
 
 def rescaled(s: Signal, lex: Lexicon) -> bool:
-    """Whether a quantity signal puts its amount on another scale ('3.1 million' for '3.1 billion')."""
-    return s.cls == "quantity" and s.evidence.split()[-1].lower() in lex.scales
+    """Whether a quantity signal puts its amount on another scale ('3.1 million' for '3.1 billion') or
+    its rate on another period ('twice a month' for 'twice a week'): a minimal edit of one amount."""
+    words = s.evidence.lower().split()
+    period = len(words) == 1 and (words[0] in lex.periods or words[0] in lex.rate_adverbs)  # not 'mg per day' for 'mg'
+    return s.cls == "quantity" and bool(words) and (words[-1] in lex.scales or period)
 
 
 def _kind(q: Quantity) -> str:
