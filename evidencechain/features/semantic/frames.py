@@ -13,8 +13,7 @@ from importlib import resources
 from .align import View
 from .lexicon import stem
 
-
-_PARTY_REACH = 8
+PARTY_REACH = 8
 """Tokens after a frame's verb within which a particle of several words may follow its party."""
 
 
@@ -120,7 +119,7 @@ def particle_words(v: View, frames_: Frames) -> frozenset[int]:
         for f in (f for f in frames_.direction if keys and f.verb in keys and f.particle):
             words = tuple(f.particle.split())
             n = len(words)
-            for start in range(r + 1, min(len(v), r + 1 + (_PARTY_REACH if n > 1 else 1))):
+            for start in range(r + 1, min(len(v), r + 1 + (PARTY_REACH if n > 1 else 1))):
                 if v.punct(start):
                     break
                 if tuple(v.word(j) for j in range(start, min(len(v), start + n))) == words:

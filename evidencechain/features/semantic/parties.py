@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from .align import View, alignment
 from .base import Signal
+from .frames import PARTY_REACH, particle_words, relations
 from .frames import frames as relation_frames
-from .frames import particle_words, relations
 from .lexicon import Lexicon
 from .positions import clause, inside_word, passive_near, passive_verb, position, positions
 from .roles import aside, relation
@@ -33,7 +33,7 @@ def role_restated(a: View, e: View, s: Signal, lex: Lexicon, others: list[View])
             and (g[0] in groups or groups & lex.converses.get(g[0], frozenset())) or relations(part, k) & theirs)]
     if not told:  # only a listed relation between the names ('ASU linebacker Davon Durant' is none)
         return False
-    told += [p for p in particle_words(part, relation_frames()) if any(0 < p - k <= 8 for k in told)]  # 'filed a lawsuit against', 'took X to court'
+    told += [p for p in particle_words(part, relation_frames()) if any(0 < p - k <= PARTY_REACH for k in told)]  # 'filed a lawsuit against', 'took X to court'
     own = set(s.tokens)
     stated = [bool(part.keys(k) & e.content_keys) or k in told
               for k in range(len(part)) if part.content(k) and int(part.idx[k]) not in own]
