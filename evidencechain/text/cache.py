@@ -22,8 +22,9 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-PARSE_FORMAT = 3
-"""Version of what the cached types hold; bump it when their fields or the rules filling them change."""
+PARSE_FORMAT = 4
+"""Version of what the cached types hold; bump it when their fields or the rules filling them change
+(4: the models multiply matrices through numpy's BLAS, `nlp.load_model`)."""
 TABLE = "parse3"
 """Table of plain-data entries; older layouts (the pickled `parse` table) are dropped on open."""
 _TYPES: dict[str, type] = {}

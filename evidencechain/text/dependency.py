@@ -19,7 +19,7 @@ from spacy.tokens import Doc
 from spacy.vocab import create_vocab
 
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
-from .nlp import MODEL_CANDIDATES, PackageFiles, auto_package, load_pipeline
+from .nlp import MODEL_CANDIDATES, PackageFiles, auto_package, load_model, load_pipeline, one_blas_thread
 from .parallel import map_chunks
 from .ruler import fast_match
 
@@ -72,7 +72,7 @@ def load_dependency_pipeline():
         return _sharing(token_nlp)
     for name in MODEL_CANDIDATES:
         try:
-            nlp = spacy.load(name, exclude=DROPPED)
+            nlp = load_model(name, exclude=DROPPED)
         except OSError:
             continue
         if "parser" in nlp.pipe_names:
@@ -154,10 +154,13 @@ def dependency_parses(texts: Iterable[str], *, cache: ParseCache | None = None, 
     cache = cache or DEFAULT_CACHE
     keys = [ParseCache.key(name, t) for t in texts]
 
-    def parse(todo: list[str]) -> list:
-        nlp = load_dependency_pipeline()
-        return map_chunks(lambda chunk: [DependencyParse.from_doc(d) for d in nlp.pipe(chunk, batch_size=batch_size)],
-                          todo, progress=progress, desc=desc)
+    def parse_chunk(chunk: list[str]) -> list[DependencyParse]:
+        with one_blas_thread():
+            return [DependencyParse.from_doc(d) for d in load_dependency_pipeline().pipe(chunk, batch_size=batch_size)]
+
+    def parse(todo: list[str]) -> Iterable[DependencyParse]:
+        load_dependency_pipeline()
+        return map_chunks(parse_chunk, todo, progress=progress, desc=desc)
 
     found = cache.through(keys, texts, parse)
     return [found[k] for k in keys]

@@ -12,7 +12,7 @@ from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LIKE_NU
 
 from ..errors import MissingDependency
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
-from .nlp import enabled_components, load_pipeline, pipeline_name
+from .nlp import enabled_components, load_pipeline, one_blas_thread, pipeline_name
 from .parallel import map_chunks
 
 __all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
@@ -176,8 +176,12 @@ def parse_texts(texts: Iterable[str], *, pipeline: str = "auto", cache: ParseCac
             raise MissingDependency(f"spaCy pipeline {pipeline!r} loaded as {loaded!r}, but its package "
                                     f"files name it {name!r}: reinstall the pipeline package")
         has_ner = _sets_entities(nlp)
-        return map_chunks(lambda chunk: list(_parse_all(nlp, chunk, has_ner, batch_size)), todo,
-                          progress=progress, desc=desc)
+
+        def parse_chunk(chunk: list[str]) -> list[ParsedText]:
+            with one_blas_thread():
+                return list(_parse_all(nlp, chunk, has_ner, batch_size))
+
+        return map_chunks(parse_chunk, todo, progress=progress, desc=desc)
 
     found = cache.through(keys, texts, parse)
     return [found[k] for k in keys]
