@@ -36,7 +36,7 @@ class Swap:
     """The evidence sentence's words from one party to the other."""
 
 
-class _Tree:
+class Tree:
     """One parse (`text.dependency.DependencyParse`) as children lists and character offsets."""
 
     def __init__(self, parse):
@@ -110,8 +110,8 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
     """Role swaps of the answer sentence's parse against its evidence sentences' parses: only where
     some evidence sentence states the exchange and none has the answer's agent as the verb's agent
     (the other parties may well be shared: 'the estate' is sold on both sides)."""
-    a = _Tree(answer)
-    stated = [(e, e.verbs(lex)) for e in map(_Tree, evidence)]
+    a = Tree(answer)
+    stated = [(e, e.verbs(lex)) for e in map(Tree, evidence)]
     out = []
     for key, positions in a.verbs(lex).items():
         for v in positions:

@@ -29,7 +29,9 @@ from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
 from .align import best_evidence, sentence_view
 from .build_suite import ROOT, sources
+from .dependency_flips import flip_candidates, flips_of
 from .dependency_roles import candidates, open_to_swaps, swaps_of
+from .lexicon import lexicon
 
 
 def _sample(pairs: list[tuple[str, str, str, str]], limit: int) -> list[tuple[str, str, str, str]]:
@@ -86,6 +88,7 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
     firings = []
     flags: list[list[bool]] = []  # per answer: any signal, a confident one
     doubtful = []  # (answer index, sentence, its candidates): no confident signal, dependency roles may fire
+    unflipped = []  # the same for dependency flips
     for n, ((rid, _, _, _), ev, doc) in enumerate(zip(pairs, evidence, answers)):
         side = EvidenceSide(ev)
         any_signal = confident = False
@@ -103,12 +106,20 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
                                     "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
             if open_to_swaps(signals) and (others := candidates(view, side.sentences)):
                 doubtful.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
+            if not any(s.confident for s in signals) and (others := flip_candidates(view, side.sentences, lexicon())):
+                unflipped.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
         flags.append([any_signal, confident])
     for (n, sentence, others), found in zip(doubtful, swaps_of([(s, o) for _, s, o in doubtful], cache)):
         for swap in found:  # shown by the rule too (features.semantic.table)
             flags[n] = [True, True]
             firings.append({"corpus": name, "id": pairs[n][0], "class": "roles (dependency)",
                             "words": " ".join(sentence[a:b] for a, b in swap.names), "evidence_words": swap.evidence,
+                            "answer_sentence": sentence, "evidence_sentence": " | ".join(others)})
+    for (n, sentence, others), found in zip(unflipped, flips_of([(s, o) for _, s, o in unflipped], cache)):
+        for flip in found:  # shown by the rule too (features.semantic.table)
+            flags[n] = [True, True]
+            firings.append({"corpus": name, "id": pairs[n][0], "class": f"{flip.cls} (dependency)",
+                            "words": sentence[flip.span[0]:flip.span[1]], "evidence_words": flip.evidence,
                             "answer_sentence": sentence, "evidence_sentence": " | ".join(others)})
     for (_, group, _, _), (any_signal, confident) in zip(pairs, flags):
         for key in (name, f"{name}:{group}") if group else (name,):

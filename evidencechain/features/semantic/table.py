@@ -4,8 +4,9 @@ Sentence columns (`SEMANTIC_FEATURES`): one count of signals per class (`sem_pol
 their total (`semantic_conflict`). Token columns: `semantic_conflict` (1 on a flagged word), the
 class (`semantic_class`) and the evidence words it conflicts with (`semantic_evidence`), '' elsewhere,
 and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule; also on
-the names of a role swap read from dependency arcs, `dependency_roles`, and on the certainty
-markers before a confident modality shift: shown by rule only, no count or fitted feature moves).
+the names of a role swap read from dependency arcs, `dependency_roles`, on the words of a polarity
+or antonym flip read from them, `dependency_flips`, and on the certainty markers before a confident
+modality shift: shown by rule only, no count or fitted feature moves).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
 from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
+from .dependency_flips import flip_candidates, flips_of
 from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .lexicon import lexicon
 
@@ -29,9 +31,10 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     """Add the family's columns to `sentences` (and `tokens` when given) in place."""
     sides: dict[str, EvidenceSide] = {}
     unsigned: list[tuple[str, ParsedText, int, int, list]] = []  # no confident signal: try dependency roles
+    unflipped: list[tuple[str, ParsedText, int, int, list]] = []  # ... and dependency flips
     counts = np.zeros((len(sentences), len(CLASSES)), dtype=np.int32)
     flagged: dict[tuple[str, int], tuple[str, str, bool]] = {}
-    shown: dict[tuple[str, int], tuple[str, str]] = {}  # by rule only: modality markers, dependency role swaps
+    shown: dict[tuple[str, int], tuple[str, str]] = {}  # by rule only: modality markers, dependency swaps and flips
     rows = sentences[["response_id", "source_id", "start", "end"]].itertuples(index=False)
     for n, (rid, sid, start, end) in enumerate(rows):
         doc = parsed.get(rid)
@@ -43,6 +46,9 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
         found = sentence_signals(view, sides[sid])
         if open_to_swaps(found) and tokens is not None and (others := candidates(view, sides[sid].sentences)):
             unsigned.append((rid, doc, int(start), int(end), others))
+        if tokens is not None and not any(s.confident for s in found) \
+                and (others := flip_candidates(view, sides[sid].sentences, lexicon())):
+            unflipped.append((rid, doc, int(start), int(end), others))
         for s in found:
             counts[n, CLASSES.index(s.cls)] += 1
             for t in s.tokens:
@@ -50,15 +56,16 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
             if s.cls == "modality" and s.confident:
                 for t in markers_before(doc, min(s.tokens), int(start)):
                     shown.setdefault((rid, t), (s.cls, s.evidence))
-    pairs = [(doc.text[a:b], [e.doc.text[e.start:e.end] for e in others]) for _, doc, a, b, others in unsigned]
-    for (rid, doc, start, *_), found in zip(unsigned, swaps_of(pairs, cache)):
-        for swap in found:
-            for a, b in swap.names:
+    read = [[(x.names, "roles", x.evidence) for x in found] for found in swaps_of(_pairs(unsigned), cache)] \
+        + [[([x.span], x.cls, x.evidence) for x in found] for found in flips_of(_pairs(unflipped), cache)]
+    for (rid, doc, start, *_), found in zip(unsigned + unflipped, read):
+        for spans, cls, evidence in found:
+            for a, b in spans:
                 for t in doc.tokens_in(start + a, start + b):
                     if (rid, int(t)) in flagged:  # a doubtful signal's word: its count stays, the rule shows it
-                        flagged[(rid, int(t))] = ("roles", swap.evidence, True)
+                        flagged[(rid, int(t))] = (cls, evidence, True)
                     else:
-                        shown.setdefault((rid, int(t)), ("roles", swap.evidence))
+                        shown.setdefault((rid, int(t)), (cls, evidence))
     for k, c in enumerate(CLASSES):
         sentences[f"sem_{c}"] = counts[:, k]
     sentences["semantic_conflict"] = counts.sum(axis=1)
@@ -76,6 +83,11 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     tokens["semantic_evidence"] = [h[1] if h else m[1] if m else "" for h, m in zip(hits, marks)]
     tokens["semantic_confident"] = np.array([bool(h and h[2]) or m is not None for h, m in zip(hits, marks)],
                                             dtype=np.int8)
+
+
+def _pairs(sentences: list[tuple[str, ParsedText, int, int, list]]) -> list[tuple[str, list[str]]]:
+    """(answer sentence, its candidate evidence sentences) as texts, for a dependency reader."""
+    return [(doc.text[a:b], [e.doc.text[e.start:e.end] for e in others]) for _, doc, a, b, others in sentences]
 
 
 def markers_before(doc: ParsedText, first: int, floor: int) -> list[int]:
