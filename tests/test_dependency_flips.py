@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from semantic_support import semantic_table
 
 from evidencechain.features.semantic.align import evidence_views, sentence_views
 from evidencechain.features.semantic.dependency_flips import flip_candidates, flips
@@ -73,19 +74,6 @@ def test_only_sentences_holding_the_verb_or_its_opposite_are_parsed():
     assert [e.doc.text[e.start:e.end] for e in chosen] == ["Ridership on the ferry rose last year."]
 
 
-def _table(evidence_text: str, answer_text: str):
-    from evidencechain.features.evidence import EvidenceIndex
-    from evidencechain.features.semantic.table import add_semantic_features
-
-    evidence, answer = parse_texts([evidence_text, answer_text], progress=False)
-    index = EvidenceIndex.__new__(EvidenceIndex)
-    index.parsed = evidence
-    sentences = pd.DataFrame({"response_id": ["r"], "source_id": ["s"], "start": [0], "end": [len(answer.text)]})
-    tokens = pd.DataFrame({"response_id": ["r"] * len(answer), "token_index": range(len(answer))})
-    add_semantic_features(sentences, tokens, {"r": answer}, {"s": index})
-    return answer, sentences, tokens
-
-
 def test_the_rule_shows_the_flip_but_no_fitted_count_moves(monkeypatch):
     from evidencechain.features.semantic import table
 
@@ -93,13 +81,13 @@ def test_the_rule_shows_the_flip_but_no_fitted_count_moves(monkeypatch):
             "She said the discovery suggests the species is recovering.",
             "According to botanist Maren Okafor, the rare marsh orchid's appearance at two further spots this spring "
             "indicates that the species is not recovering.")
-    answer, sentences, tokens = _table(*pair)
+    answer, sentences, tokens = semantic_table(*pair)
     shown = tokens.index[tokens["semantic_confident"] > 0]
     assert [answer.token_text(i) for i in shown] == ["not", "recovering"]
     assert set(tokens.loc[shown, "semantic_class"]) == {"polarity"}
     assert set(tokens.loc[shown, "semantic_evidence"]) == {"recovering"}
     monkeypatch.setattr(table, "flips_of", lambda pairs, cache: [[] for _ in pairs])
-    _, plain_sentences, plain_tokens = _table(*pair)
+    _, plain_sentences, plain_tokens = semantic_table(*pair)
     assert not plain_tokens["semantic_confident"].any()
     pd.testing.assert_frame_equal(sentences, plain_sentences)
     assert tokens["semantic_conflict"].tolist() == plain_tokens["semantic_conflict"].tolist()

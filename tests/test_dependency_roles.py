@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from semantic_support import semantic_table
 
 from evidencechain.features.semantic.align import evidence_views, sentence_views
 from evidencechain.features.semantic.dependency_roles import candidates, swaps
@@ -66,30 +67,17 @@ def test_only_sentences_sharing_two_names_are_parsed():
     assert [e.doc.text[e.start:e.end] for e in candidates(a, evidence_views(evidence))] == ["Ada Rusk hired Ben Oyelaran."]
 
 
-def _table(evidence_text: str, answer_text: str):
-    from evidencechain.features.evidence import EvidenceIndex
-    from evidencechain.features.semantic.table import add_semantic_features
-
-    evidence, answer = parse_texts([evidence_text, answer_text], progress=False)
-    index = EvidenceIndex.__new__(EvidenceIndex)
-    index.parsed = evidence
-    sentences = pd.DataFrame({"response_id": ["r"], "source_id": ["s"], "start": [0], "end": [len(answer.text)]})
-    tokens = pd.DataFrame({"response_id": ["r"] * len(answer), "token_index": range(len(answer))})
-    add_semantic_features(sentences, tokens, {"r": answer}, {"s": index})
-    return answer, sentences, tokens
-
-
 def test_the_rule_shows_the_swap_but_no_fitted_count_moves(monkeypatch):
     from evidencechain.features.semantic import table
 
     pair = ("His rival Johann Falk copied Wendt's survey and published it in 1745.",
             "It was Elias Wendt who copied Johann Falk's survey.")
-    answer, sentences, tokens = _table(*pair)
+    answer, sentences, tokens = semantic_table(*pair)
     shown = [answer.token_text(i) for i in tokens.index[tokens["semantic_confident"] > 0]]
     assert shown == ["Elias", "Wendt", "Johann", "Falk"]
     assert set(tokens.loc[tokens["semantic_confident"] > 0, "semantic_class"]) == {"roles"}
     monkeypatch.setattr(table, "swaps_of", lambda pairs, cache: [[] for _ in pairs])
-    _, plain_sentences, plain_tokens = _table(*pair)
+    _, plain_sentences, plain_tokens = semantic_table(*pair)
     assert not plain_tokens["semantic_confident"].any()
     pd.testing.assert_frame_equal(sentences, plain_sentences)
     assert tokens["semantic_conflict"].tolist() == plain_tokens["semantic_conflict"].tolist()
@@ -102,5 +90,5 @@ def test_the_rule_shows_the_swap_but_no_fitted_count_moves(monkeypatch):
      "The Corvin museum, which is on Dale Street, opened after the Harlan library."),
 ])
 def test_a_converse_comparison_is_not_shown_as_a_swap(evidence, answer):
-    answer_doc, _, tokens = _table(evidence, answer)
+    answer_doc, _, tokens = semantic_table(evidence, answer)
     assert not tokens["semantic_confident"].any()

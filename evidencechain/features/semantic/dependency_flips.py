@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 
 from .align import View
-from .dependency_roles import Tree
+from .dependency_roles import Tree, read_pairs
 from .lexicon import Lexicon, stem
 from .polarity import prefixed
 
@@ -286,15 +286,5 @@ def flip_candidates(a: View, sentences: list[View], lex: Lexicon) -> list[View]:
 
 
 def flips_of(pairs: list[tuple[str, list[str]]], cache=None) -> list[list[Flip]]:
-    """`flips` of each (answer sentence, its candidate evidence sentences), every distinct text
-    parsed once, in one batch; none where no parser is installed."""
-    from ...text.dependency import dependency_parses
-    from .lexicon import lexicon
-
-    texts = sorted({t for answer, others in pairs for t in (answer, *others)})
-    try:
-        parses = dict(zip(texts, dependency_parses(texts, cache=cache, progress=False))) if texts else {}
-    except LookupError:
-        return [[] for _ in pairs]
-    lex = lexicon()
-    return [flips(parses[answer], [parses[t] for t in others], lex) for answer, others in pairs]
+    """`flips` of each (answer sentence, its candidate evidence sentences) (`read_pairs`)."""
+    return read_pairs(pairs, flips, cache)

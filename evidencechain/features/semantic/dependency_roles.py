@@ -150,9 +150,9 @@ def candidates(a: View, sentences: list[View]) -> list[View]:
             and any(r & e.content_keys for r in rest)]
 
 
-def swaps_of(pairs: list[tuple[str, list[str]]], cache=None) -> list[list[Swap]]:
-    """`swaps` of each (answer sentence, its candidate evidence sentences), every distinct text
-    parsed once, in one batch; none where no parser is installed."""
+def read_pairs(pairs: list[tuple[str, list[str]]], read, cache=None) -> list[list]:
+    """`read(answer parse, evidence parses, lexicon)` of each (answer sentence, its candidate evidence
+    sentences), every distinct text parsed once, in one batch; none where no parser is installed."""
     from ...text.dependency import dependency_parses
     from .lexicon import lexicon
 
@@ -162,4 +162,9 @@ def swaps_of(pairs: list[tuple[str, list[str]]], cache=None) -> list[list[Swap]]
     except LookupError:
         return [[] for _ in pairs]
     lex = lexicon()
-    return [swaps(parses[answer], [parses[t] for t in others], lex) for answer, others in pairs]
+    return [read(parses[answer], [parses[t] for t in others], lex) for answer, others in pairs]
+
+
+def swaps_of(pairs: list[tuple[str, list[str]]], cache=None) -> list[list[Swap]]:
+    """`swaps` of each (answer sentence, its candidate evidence sentences) (`read_pairs`)."""
+    return read_pairs(pairs, swaps, cache)
