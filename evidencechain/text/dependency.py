@@ -19,8 +19,8 @@ from spacy.tokens import Doc
 from spacy.vocab import create_vocab
 
 from .cache import DEFAULT_CACHE, ParseCache, cached_type
-from .nlp import MODEL_CANDIDATES, PackageFiles, auto_package, load_model, load_pipeline, one_blas_thread
-from .parallel import map_chunks
+from .nlp import MODEL_CANDIDATES, PackageFiles, auto_package, load_model, load_pipeline
+from .parallel import map_chunks, one_blas_thread
 from .ruler import fast_match
 
 log = logging.getLogger(__name__)

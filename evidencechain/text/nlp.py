@@ -28,17 +28,9 @@ def load_model(name: str, **kwargs) -> spacy.language.Language:
     texts). The 50,763 parses of the audit run and two real-data benchmark runs are identical; over every
     text of the shared corpora one dependency label in 47,059 sentences differs (the cache key
     changed with it: `cache.PARSE_FORMAT`).
-    Parse with `one_blas_thread` around it: outputs must not depend on the machine's cores."""
+    Parse with `parallel.one_blas_thread` around it: outputs must not depend on the machine's cores."""
     with use_ops("numpy", use_blis=False):
         return spacy.load(name, **kwargs)
-
-
-def one_blas_thread():
-    """A context with the BLAS library limited to one thread: the parse runs one process per
-    core (`text.parallel`), so a second thread per process only competes."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 @cache

@@ -215,6 +215,15 @@ def one_openmp_thread():
     return threadpool_limits(limits=1, user_api="openmp")
 
 
+def one_blas_thread():
+    """A context with the BLAS library limited to one thread: spaCy's models multiply through numpy's
+    BLAS (`nlp.load_model`) and the parse runs one process per core, so a second thread per process
+    only competes, and outputs do not depend on the machine's cores."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 def _limited(task: Callable, *args):
     with one_openmp_thread():
         return task(*args)

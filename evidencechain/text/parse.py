@@ -12,8 +12,8 @@ from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LIKE_NU
 
 from ..errors import MissingDependency
 from .cache import DEFAULT_CACHE, PARSE_FORMAT, ParseCache, cached_type
-from .nlp import enabled_components, load_pipeline, one_blas_thread, pipeline_name
-from .parallel import map_chunks
+from .nlp import enabled_components, load_pipeline, pipeline_name
+from .parallel import map_chunks, one_blas_thread
 
 __all__ = ["PARSE_FORMAT", "ParseCache", "ParsedText", "parse_texts", "pipeline_name", "piece_bounds"]
 PIECE_CHARS = 100_000

@@ -4,16 +4,18 @@ wherever the rest of the sentence comes from ('the species is not recovering' in
 that fuses two evidence sentences, for '... suggests the species is recovering'; 'ridership fell 18
 percent' for 'Ridership ... rose 18 percent'; 'was not accepted by the pilots' for 'Pilots ... accepted').
 
-A verb's reading: its stem, whether it is negated ('not', "n't", 'never', 'no longer' on the verb,
-or a negating head such as 'failed to'), and its parties (content words of the agent: the subject or a
-passive's 'by' phrase; of the patient: the object or a passive's subject). Only asserted verbs are
-read: none under a modal ('may not recover'), with a limiting word ('will not reopen until June',
-'if it does not renew'), after 'not only', under a head that leaves it undone ('plans to renew';
-only `done_heads` and negating heads pass), as a modifier or after a preposition, or in a question.
-A flip: the same stem read with the other polarity, or an opposite stem (`Lexicon.antonyms`) read
-with the same polarity; the two verbs share a party (a content word of the agent, or of the patient)
-and no party both have differs (no shared word). It is no flip where an evidence sentence states the
-answer's own reading with compatible parties ('rose in May and fell in June'). Shown by `detect`'s
+A verb's reading: its stem, whether it is negated ('not', "n't", 'never', 'no longer' on the verb, a
+negating head such as 'failed to', 'denied that'), its parties (the agent: the subject or a passive's
+'by' phrase; the patient: the object or a passive's subject) and its other complements. Only asserted
+verbs are read: none under a modal ('may not recover'), with a limiting or frequency word ('will not
+reopen until June', 'if it does not renew', 'is often caused'), in a comparison, after 'not only' or
+'not adequately', under a head that leaves it undone ('plans to renew'; only `done_heads` and negating
+heads pass) or a negated clause ('no evidence Jesus existed'), with a negated party, as a light verb or
+a modifier, or in a question. A flip: the same stem read with the other polarity, or an opposite stem
+(`Lexicon.antonyms`) of the same event read with the same polarity, where the parties agree
+(`_same_parties`: the agents' head nouns share a word, and so do patients, names and complements
+present on both sides). It is no flip where an evidence sentence states the answer's own reading
+with agreeing parties ('rose in May and fell in June'). Shown by `detect`'s
 conflict rule only, for answer sentences without a confident signal (`features.semantic.table`), as the
 role swaps of `dependency_roles` are; no count or fitted feature moves. Word lists: data/flips.toml.
 """
@@ -55,7 +57,6 @@ class _Reading:
     stem: str
     negated: bool
     cues: tuple[int, ...]
-    agent: frozenset[str]
     patient: frozenset[str]
     head: frozenset[str]
     """The agent's head noun and its compound words ('Mehdi Zaheer' of 'Mehdi Zaheer for Iqbal Bano')."""
@@ -206,8 +207,7 @@ def readings(t: Tree, lex: Lexicon) -> list[_Reading]:
             names = (_words(t, _whole(t, agent), {"PROPN"}), _words(t, _whole(t, patient), {"PROPN"}))
             taken = set(agent) | set(patient)
             rest = [j for c in t.children[v] if t.p.deps[c] in _COMPLEMENTS for j in _whole(t, [c]) if j not in taken]
-            out.append(_Reading(v, stem(w.lower()), negated, tuple(sorted(cues)), _words(t, agent),
-                                _words(t, patient), _words(t, heads), names, bool(patient) and not _words(t, patient), _words(t, rest)))
+            out.append(_Reading(v, stem(w.lower()), negated, tuple(sorted(cues)), _words(t, patient), _words(t, heads), names, bool(patient) and not _words(t, patient), _words(t, rest)))
     return out
 
 
@@ -265,6 +265,12 @@ def flips(answer, evidence: list, lex: Lexicon) -> list[Flip]:
         if found is not None and not kept:
             out.append(found)
     return out
+
+
+def open_to_flips(signals) -> bool:
+    """Whether an answer sentence with these word-order signals is read for dependency flips: none
+    is confident (a confident signal already shows its words)."""
+    return not any(s.confident for s in signals)
 
 
 def flip_candidates(a: View, sentences: list[View], lex: Lexicon) -> list[View]:

@@ -29,7 +29,7 @@ from ...text.parse import ParseCache, parse_texts
 from . import EvidenceSide, sentence_signals
 from .align import best_evidence, sentence_view
 from .build_suite import ROOT, sources
-from .dependency_flips import flip_candidates, flips_of
+from .dependency_flips import flip_candidates, flips_of, open_to_flips
 from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .lexicon import lexicon
 
@@ -106,7 +106,7 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
                                     "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
             if open_to_swaps(signals) and (others := candidates(view, side.sentences)):
                 doubtful.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
-            if not any(s.confident for s in signals) and (others := flip_candidates(view, side.sentences, lexicon())):
+            if open_to_flips(signals) and (others := flip_candidates(view, side.sentences, lexicon())):
                 unflipped.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
         flags.append([any_signal, confident])
     for (n, sentence, others), found in zip(doubtful, swaps_of([(s, o) for _, s, o in doubtful], cache)):

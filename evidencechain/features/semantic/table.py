@@ -18,7 +18,7 @@ from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
 from . import CLASSES, EvidenceSide, sentence_signals
 from .align import sentence_view
-from .dependency_flips import flip_candidates, flips_of
+from .dependency_flips import flip_candidates, flips_of, open_to_flips
 from .dependency_roles import candidates, open_to_swaps, swaps_of
 from .lexicon import lexicon
 
@@ -46,7 +46,7 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
         found = sentence_signals(view, sides[sid])
         if open_to_swaps(found) and tokens is not None and (others := candidates(view, sides[sid].sentences)):
             unsigned.append((rid, doc, int(start), int(end), others))
-        if tokens is not None and not any(s.confident for s in found) \
+        if open_to_flips(found) and tokens is not None \
                 and (others := flip_candidates(view, sides[sid].sentences, lexicon())):
             unflipped.append((rid, doc, int(start), int(end), others))
         for s in found:
