@@ -45,6 +45,15 @@ ERRORS = [
     # the same number with another unit, in a fronted participle clause
     ("The Tess river walk, which begins at Orley, runs 12 kilometres beside the water.",
      "Running 12 miles beside the water, the Tess river walk begins at Orley.", "miles", "quantity"),
+    # a sentence fusing two, its main clause after a fronted phrase that restates the other one
+    ("Some of the 30 boats in the Dunmore regatta finished before noon on Sunday. The organisers had "
+     "shortened the course to 9 miles.", "With the organisers having cut the course to 9 miles, all 30 boats in "
+     "the Dunmore regatta finished before noon on Sunday.", "all", "modality"),
+    ("Each library in the Parwick district got new shelving this spring under a 2-million-pound plan. "
+     "The city paid for the work.", "Under a city-funded 2-million-pound plan, only some libraries in the "
+     "Parwick district received new shelving this spring.", "some", "modality"),
+    ("The Oster lighthouse lamp is 2.1 metres tall. It was restored over two years in a yard at Tansey.",
+     "After two years of restoration in a Tansey yard, the Oster lighthouse lamp stands 2.1 feet tall.", "feet", "quantity"),
 ]
 
 # (evidence, faithful answer)
@@ -73,6 +82,13 @@ PARAPHRASES = [
     # a unit written another way
     ("The Tess river walk, which begins at Orley, runs 12 kilometres beside the water.",
      "Running 12 km beside the water, the Tess river walk begins at Orley."),
+    # a fronted phrase and a main clause that restate two sentences faithfully
+    ("Some of the 30 boats in the Dunmore regatta finished before noon on Sunday. The organisers had "
+     "shortened the course to 9 miles.", "With the organisers having cut the course to 9 miles, some of the 30 "
+     "boats in the Dunmore regatta crossed the line before noon on Sunday."),
+    ("Each library in the Parwick district got new shelving this spring under a 2-million-pound plan. "
+     "The city paid for the work.", "Under a city-funded 2-million-pound plan, every library in the "
+     "Parwick district received new shelving this spring."),
 ]
 
 
@@ -116,3 +132,9 @@ def test_asides_are_the_clauses_set_off_by_commas():
     (v,) = _views("Finished in 1899, the Pryor viaduct, which crosses the Lune, carries two tracks, a local said.")
     got = [" ".join(v.word(k) for k in range(lo, hi)) for lo, hi in asides(v, lexicon().relative)]
     assert got == ["finished in 1899 ,", "which crosses the lune ,"]
+    (w,) = _views("Under a new plan, the Pryor viaduct carries two tracks.")
+    assert asides(w, lexicon().relative) == []
+    assert [" ".join(w.word(k) for k in range(lo, hi)) for lo, hi in asides(w, lexicon().relative, lexicon().fronted)] \
+        == ["under a new plan ,"]
+    (x,) = _views("Without a new plan, the Pryor viaduct carries two tracks.")
+    assert asides(x, lexicon().relative, lexicon().fronted) == []  # a negating opener is no aside

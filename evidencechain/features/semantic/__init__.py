@@ -61,7 +61,7 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
     out = [replace(s, confident=False) if s.confident and s.cls in _FLIPS and _misread(s, e, views, evidence, lex)
            else s for s in out]
-    main = main_frame(answer, lex.relative)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
+    main = main_frame(answer, lex.relative, lex.fronted)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
     for part in views + ([main] if main is not None else []):
         other, _ = best_evidence(part, evidence.sentences)
         if other is None:

@@ -147,16 +147,26 @@ def evidence_views(doc: ParsedText) -> list[View]:
 
 
 _APPOSITION = frozenset({"a", "an", "the"})
+_FRONTED_REACH = 16
+"""A fronted phrase ends at a comma within this many tokens of the sentence's start ..."""
+_FRONTED_REST = 3
+"""... and leaves at least this many content words after it."""
 
 
-def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
+def asides(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """Position ranges [lo, hi) of the sentence's asides set off by commas: a relative clause, an
     apposition or a participle clause between two commas (', who lived in X,' ', a cellist from Y,'
-    ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,')."""
+    ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,');
+    with `fronted`, also a phrase before the first comma that opens with one of its words ('With the
+    permit extended to 2 a.m.,' 'Under a county-funded scheme,')."""
     commas = [k for k in range(len(v)) if v.word(k) == ","]
     out: list[tuple[int, int]] = []
     for lo, hi in zip([-1, *commas], commas):
         first = lo + 1
+        if lo < 0 and 0 < hi <= _FRONTED_REACH and v.word(0) in fronted \
+                and sum(v.content(k) for k in range(hi + 1, len(v))) >= _FRONTED_REST:
+            out.append((0, hi + 1))
+            continue
         if first >= hi or (lo < 0 and not v.word(first).endswith(("ed", "ing"))):
             continue
         w = v.word(first)
@@ -166,10 +176,10 @@ def asides(v: View, relative: frozenset[str]) -> list[tuple[int, int]]:
     return out
 
 
-def main_frame(v: View, relative: frozenset[str]) -> View | None:
-    """The sentence without its asides (`asides`) and the commas that open them, or None where it
-    has none."""
-    cut = {k for lo, hi in asides(v, relative) for k in range(lo - (lo > 0 and v.word(lo - 1) == ","), hi)}
+def main_frame(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset()) -> View | None:
+    """The sentence without its asides (`asides`, a fronted phrase among them) and the commas that
+    open them, or None where it has none."""
+    cut = {k for lo, hi in asides(v, relative, fronted) for k in range(lo - (lo > 0 and v.word(lo - 1) == ","), hi)}
     keep = [k for k in range(len(v)) if k not in cut]
     return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
 

@@ -79,6 +79,7 @@ class Lexicon:
     prepositions: frozenset[str]
     exact: frozenset[str]
     relative: frozenset[str]
+    fronted: frozenset[str]
     max_homes: int
     clause_frame: tuple[float, int]
     """(min_frame, min_frame_words) of cues.toml [clauses]."""
@@ -233,7 +234,7 @@ def lexicon() -> Lexicon:
         light_verbs=frozenset(cues["clauses"]["light_verbs"]),
         bounds=frozenset(cues["clauses"]["bounds"]), exact=frozenset(cues["clauses"]["exact"]),
         range_opener=str(cues["clauses"]["range_opener"]), prepositions=frozenset(cues["clauses"]["prepositions"]),
-        relative=frozenset(cues["clauses"]["relative"]),
+        relative=frozenset(cues["clauses"]["relative"]), fronted=frozenset(cues["clauses"]["fronted"]),
         max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()},
