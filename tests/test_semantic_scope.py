@@ -52,6 +52,10 @@ ERRORS = [
     ("Each library in the Parwick district got new shelving this spring under a 2-million-pound plan. "
      "The city paid for the work.", "Under a city-funded 2-million-pound plan, only some libraries in the "
      "Parwick district received new shelving this spring.", "some", "modality"),
+    # ... or before a closing phrase that restates the other one
+    ("Few members of the Carrick rowing club voted for the new boathouse. The committee will make its decision in May.",
+     "Most Carrick rowing club members voted for the new boathouse, ahead of the committee's May decision.",
+     "Most", "modality"),
     ("The Oster lighthouse lamp is 2.1 metres tall. It was restored over two years in a yard at Tansey.",
      "After two years of restoration in a Tansey yard, the Oster lighthouse lamp stands 2.1 feet tall.", "feet", "quantity"),
 ]
@@ -89,6 +93,8 @@ PARAPHRASES = [
     ("Each library in the Parwick district got new shelving this spring under a 2-million-pound plan. "
      "The city paid for the work.", "Under a city-funded 2-million-pound plan, every library in the "
      "Parwick district received new shelving this spring."),
+    ("Few members of the Carrick rowing club voted for the new boathouse. The committee will make its decision in May.",
+     "Few Carrick rowing club members voted for the new boathouse, ahead of the committee's May decision."),
 ]
 
 
@@ -136,5 +142,25 @@ def test_asides_are_the_clauses_set_off_by_commas():
     assert asides(w, lexicon().relative) == []
     assert [" ".join(w.word(k) for k in range(lo, hi)) for lo, hi in asides(w, lexicon().relative, lexicon().fronted)] \
         == ["under a new plan ,"]
+    (y,) = _views("The Pryor viaduct carries two tracks, a plan the board will revisit.")
+    lex = lexicon()
+    assert [" ".join(y.word(k) for k in range(lo, hi)) for lo, hi in asides(y, lex.relative, lex.fronted, lex.trailing)] \
+        == ["a plan the board will revisit"]
     (x,) = _views("Without a new plan, the Pryor viaduct carries two tracks.")
     assert asides(x, lexicon().relative, lexicon().fronted) == []  # a negating opener is no aside
+
+
+def test_a_frame_without_its_fronted_phrase_is_shown_by_the_rule_only():
+    from semantic_support import semantic_table
+
+    from evidencechain.features.semantic import EvidenceSide, sentence_signals
+    from evidencechain.features.semantic.align import sentence_view
+
+    evidence, answer = next(x[:2] for x in ERRORS if x[1].startswith("With the organisers"))  # fronted
+    doc, sentences, tokens = semantic_table(evidence, answer)
+    (ev,) = parse_texts([evidence], progress=False)
+    plain = sentence_signals(sentence_view(doc, 0, len(doc.text)), EvidenceSide(ev))
+    assert not any(s.confident for s in plain)  # the whole sentence mixes two: no confident signal
+    assert sentences.loc[0, "sem_modality"] == sum(s.cls == "modality" for s in plain)  # the counts do not move
+    shown = [doc.token_text(int(t)) for t in tokens.loc[tokens.semantic_confident == 1, "token_index"]]
+    assert shown == ["all"] and set(tokens.loc[tokens.semantic_confident == 1, "semantic_class"]) == {"modality"}

@@ -32,7 +32,7 @@ from .value_frames import evidence_bound
 _CONVERSE = ("polarity", "antonym", "roles")
 _FRAMED = ("polarity", "modality", "quantity", "antonym")
 _FLIPS = ("polarity", "antonym")
-__all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "text_signals"]
+__all__ = ["CLASSES", "Signal", "EvidenceSide", "framed_signals", "sentence_signals", "text_signals"]
 
 
 class EvidenceSide:
@@ -57,11 +57,10 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     if e is None:
         return _unaligned(answer, evidence, lex)
     out = _signals(answer, e, evidence, lex)
-    parts = clauses(answer, values(answer, lex), lex, sure=True)
-    views = [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
+    views = _clause_views(answer, lex)
     out = [replace(s, confident=False) if s.confident and s.cls in _FLIPS and _misread(s, e, views, evidence, lex)
            else s for s in out]
-    main = main_frame(answer, lex.relative, lex.fronted)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
+    main = main_frame(answer, lex.relative)  # 'X, who lived in Y, was never adapted': 'X was never adapted'
     for part in views + ([main] if main is not None else []):
         other, _ = best_evidence(part, evidence.sentences)
         if other is None:
@@ -89,6 +88,33 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
         if all(x.cls == "recombination" or not x.confident for x in clash):
             out = [x for x in out if x not in clash] + [s]
     return out
+
+
+def _clause_views(answer: View, lex) -> list[View]:
+    """The sentence's clauses as views, none where it is one clause."""
+    parts = clauses(answer, values(answer, lex), lex, sure=True)
+    return [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
+
+
+def framed_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
+    """Confident signals of an answer sentence read without the phrase fronted before its main clause
+    or closing it (`align.asides`: 'With the permit extended to 2 a.m., all 40 stalls ...'; ', ahead
+    of the council's decision'), which often restates another evidence sentence than the main clause
+    does; polarity, modality, quantity and antonym only. Shown by the rule only
+    (`features.semantic.table`, `text_signals`), for a sentence with no confident signal: no count
+    or fitted feature moves."""
+    lex = lexicon()
+    frame = main_frame(answer, lex.relative, lex.fronted, lex.trailing)
+    plain = main_frame(answer, lex.relative)
+    if frame is None or (plain is not None and len(plain) == len(frame)):
+        return []
+    other, _ = best_evidence(frame, evidence.sentences)
+    if other is None:
+        return []
+    views = _clause_views(answer, lex)
+    return [s for s in _signals(frame, other, evidence, lex, whole=False) if s.confident and s.cls in _FRAMED
+            and not (s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))))
+            and not (s.cls in _FLIPS and _misread(s, other, views, evidence, lex))]
 
 
 def _unaligned(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
@@ -245,6 +271,12 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
 
 def text_signals(answer: ParsedText, evidence: EvidenceSide,
                  sentences: list[tuple[int, int]] | None = None) -> list[list[Signal]]:
-    """Signals of every sentence of a parsed answer (its own sentences unless given)."""
+    """Signals of every sentence of a parsed answer (its own sentences unless given), with the
+    `framed_signals` of a sentence that has no confident one (what `detect` shows)."""
     spans = sentences if sentences is not None else (answer.sentences or ((0, len(answer.text)),))
-    return [sentence_signals(sentence_view(answer, a, b), evidence) for a, b in spans]
+    out = []
+    for a, b in spans:
+        view = sentence_view(answer, a, b)
+        found = sentence_signals(view, evidence)
+        out.append(found if any(s.confident for s in found) else found + framed_signals(view, evidence))
+    return out

@@ -153,12 +153,15 @@ _FRONTED_REST = 3
 """... and leaves at least this many content words after it."""
 
 
-def asides(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+def asides(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset(),
+           trailing: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """Position ranges [lo, hi) of the sentence's asides set off by commas: a relative clause, an
     apposition or a participle clause between two commas (', who lived in X,' ', a cellist from Y,'
     ', completed in 1971,'), or a participle clause before the first comma ('Completed in 1971,');
     with `fronted`, also a phrase before the first comma that opens with one of its words ('With the
-    permit extended to 2 a.m.,' 'Under a county-funded scheme,')."""
+    permit extended to 2 a.m.,' 'Under a county-funded scheme,'); with `trailing`, the phrase after the
+    last comma to the sentence's end where it opens with one of its words (', a plan the board will
+    revisit next month.' ', ahead of the council's decision.')."""
     commas = [k for k in range(len(v)) if v.word(k) == ","]
     out: list[tuple[int, int]] = []
     for lo, hi in zip([-1, *commas], commas):
@@ -173,13 +176,20 @@ def asides(v: View, relative: frozenset[str], fronted: frozenset[str] = frozense
         after_aside = bool(out) and out[-1][1] == first  # 'Finished in 1899, the viaduct, ...': the subject
         if w in relative or (w in _APPOSITION and not after_aside) or (w.endswith(("ed", "ing")) and w != v.lemma(first)):
             out.append((first, hi + 1))
+    last = commas[-1] if commas else None  # ', a plan the board will revisit next month.'
+    end = len(v) - (len(v) > 0 and v.punct(len(v) - 1))
+    if trailing and last is not None and last + 1 < end and v.word(last + 1) in trailing \
+            and not any(lo <= last < hi for lo, hi in out) and sum(v.content(k) for k in range(last)) >= _FRONTED_REST:
+        out.append((last + 1, end))
     return out
 
 
-def main_frame(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset()) -> View | None:
+def main_frame(v: View, relative: frozenset[str], fronted: frozenset[str] = frozenset(),
+               trailing: frozenset[str] = frozenset()) -> View | None:
     """The sentence without its asides (`asides`, a fronted phrase among them) and the commas that
     open them, or None where it has none."""
-    cut = {k for lo, hi in asides(v, relative, fronted) for k in range(lo - (lo > 0 and v.word(lo - 1) == ","), hi)}
+    cut = {k for lo, hi in asides(v, relative, fronted, trailing)
+           for k in range(lo - (lo > 0 and v.word(lo - 1) == ","), hi)}
     keep = [k for k in range(len(v)) if k not in cut]
     return View(v.doc, v.idx[keep], v.start, v.end) if cut and keep else None
 

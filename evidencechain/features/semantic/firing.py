@@ -26,7 +26,7 @@ from ...io import atomic_write_text, write_csv
 from ...runinfo import code_commit
 from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
-from . import EvidenceSide, sentence_signals
+from . import EvidenceSide, framed_signals, sentence_signals
 from .align import best_evidence, sentence_view
 from .build_suite import ROOT, sources
 from .dependency_flips import flip_candidates, flips_of, open_to_flips
@@ -101,6 +101,14 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
                     confident = True
                     e, _ = best_evidence(view, side.sentences)
                     firings.append({"corpus": name, "id": rid, "class": s.cls,
+                                    "words": " ".join(doc.token_text(t) for t in s.tokens),
+                                    "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
+                                    "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
+            if not any(s.confident for s in signals):
+                for s in framed_signals(view, side):  # shown by the rule too (features.semantic.table)
+                    confident = True
+                    e, _ = best_evidence(view, side.sentences)
+                    firings.append({"corpus": name, "id": rid, "class": f"{s.cls} (frame)",
                                     "words": " ".join(doc.token_text(t) for t in s.tokens),
                                     "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
                                     "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})

@@ -80,6 +80,7 @@ class Lexicon:
     exact: frozenset[str]
     relative: frozenset[str]
     fronted: frozenset[str]
+    trailing: frozenset[str]
     max_homes: int
     clause_frame: tuple[float, int]
     """(min_frame, min_frame_words) of cues.toml [clauses]."""
@@ -235,6 +236,7 @@ def lexicon() -> Lexicon:
         bounds=frozenset(cues["clauses"]["bounds"]), exact=frozenset(cues["clauses"]["exact"]),
         range_opener=str(cues["clauses"]["range_opener"]), prepositions=frozenset(cues["clauses"]["prepositions"]),
         relative=frozenset(cues["clauses"]["relative"]), fronted=frozenset(cues["clauses"]["fronted"]),
+        trailing=frozenset(cues["clauses"]["trailing"]),
         max_homes=int(cues["clauses"]["max_homes"]),
         clause_frame=(float(cues["clauses"]["min_frame"]), int(cues["clauses"]["min_frame_words"])),
         confidence={k: float(v) for k, v in cues["confidence"].items()},

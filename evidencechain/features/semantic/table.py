@@ -6,7 +6,8 @@ class (`semantic_class`) and the evidence words it conflicts with (`semantic_evi
 and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule; also on
 the names of a role swap read from dependency arcs, `dependency_roles`, on the words of a polarity
 or antonym flip read from them, `dependency_flips`, and on the certainty markers before a confident
-modality shift: shown by rule only, no count or fitted feature moves).
+modality shift, and on the words of a confident signal of the sentence read without a fronted or
+closing phrase, `framed_signals`: shown by rule only, no count or fitted feature moves).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pandas as pd
 
 from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
-from . import CLASSES, EvidenceSide, sentence_signals
+from . import CLASSES, EvidenceSide, framed_signals, sentence_signals
 from .align import sentence_view
 from .dependency_flips import flip_candidates, flips_of, open_to_flips
 from .dependency_roles import candidates, open_to_swaps, swaps_of
@@ -56,16 +57,15 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
             if s.cls == "modality" and s.confident:
                 for t in markers_before(doc, min(s.tokens), int(start)):
                     shown.setdefault((rid, t), (s.cls, s.evidence))
+        if tokens is not None and not any(s.confident for s in found):
+            for s in framed_signals(view, sides[sid]):  # by rule only, like the dependency readers below
+                _show(flagged, shown, rid, s.tokens, s.cls, s.evidence)
     read = [[(x.names, "roles", x.evidence) for x in found] for found in swaps_of(_pairs(unsigned), cache)] \
         + [[([x.span], x.cls, x.evidence) for x in found] for found in flips_of(_pairs(unflipped), cache)]
     for (rid, doc, start, *_), found in zip(unsigned + unflipped, read):
         for spans, cls, evidence in found:
             for a, b in spans:
-                for t in doc.tokens_in(start + a, start + b):
-                    if (rid, int(t)) in flagged:  # a doubtful signal's word: its count stays, the rule shows it
-                        flagged[(rid, int(t))] = (cls, evidence, True)
-                    else:
-                        shown.setdefault((rid, int(t)), (cls, evidence))
+                _show(flagged, shown, rid, doc.tokens_in(start + a, start + b), cls, evidence)
     for k, c in enumerate(CLASSES):
         sentences[f"sem_{c}"] = counts[:, k]
     sentences["semantic_conflict"] = counts.sum(axis=1)
@@ -83,6 +83,15 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
     tokens["semantic_evidence"] = [h[1] if h else m[1] if m else "" for h, m in zip(hits, marks)]
     tokens["semantic_confident"] = np.array([bool(h and h[2]) or m is not None for h, m in zip(hits, marks)],
                                             dtype=np.int8)
+
+
+def _show(flagged: dict, shown: dict, rid: str, tokens, cls: str, evidence: str) -> None:
+    """Mark words for the rule only: a doubtful signal's word keeps its count and is shown."""
+    for t in tokens:
+        if (rid, int(t)) in flagged:
+            flagged[(rid, int(t))] = (cls, evidence, True)
+        else:
+            shown.setdefault((rid, int(t)), (cls, evidence))
 
 
 def _pairs(sentences: list[tuple[str, ParsedText, int, int, list]]) -> list[tuple[str, list[str]]]:
