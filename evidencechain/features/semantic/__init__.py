@@ -16,6 +16,7 @@ from .base import CLASSES, Signal
 from .binding import rebound
 from .comparatives import exchanged, order_swapped
 from .confidence import mark_confident
+from .groups import grouped_shifts
 from .holder_names import cues, names
 from .holders import evidence_held
 from .lexicon import lexicon
@@ -32,7 +33,7 @@ from .value_frames import evidence_bound
 _CONVERSE = ("polarity", "antonym", "roles")
 _FRAMED = ("polarity", "modality", "quantity", "antonym")
 _FLIPS = ("polarity", "antonym")
-__all__ = ["CLASSES", "Signal", "EvidenceSide", "framed_signals", "sentence_signals", "text_signals"]
+__all__ = ["CLASSES", "Signal", "EvidenceSide", "sentence_signals", "shown_signals", "text_signals"]
 
 
 class EvidenceSide:
@@ -90,6 +91,17 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     return out
 
 
+def shown_signals(answer: View, evidence: EvidenceSide, found: list[Signal]) -> list[Signal]:
+    """Signals `detect` shows by rule only for an answer sentence whose signals `found` hold no
+    confident one: its doubtful quantifier shifts on one named group (`groups.grouped_shifts`), then
+    the `framed_signals` on other words. No count or fitted feature moves."""
+    if any(s.confident for s in found):
+        return []
+    out = grouped_shifts(found, answer, evidence.sentences, lexicon())
+    taken = {t for s in out for t in s.tokens}
+    return out + [s for s in framed_signals(answer, evidence) if not taken & set(s.tokens)]
+
+
 def _clause_views(answer: View, lex) -> list[View]:
     """The sentence's clauses as views, none where it is one clause."""
     parts = clauses(answer, values(answer, lex), lex, sure=True)
@@ -100,9 +112,7 @@ def framed_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
     """Confident signals of an answer sentence read without the phrase fronted before its main clause
     or closing it (`align.asides`: 'With the permit extended to 2 a.m., all 40 stalls ...'; ', ahead
     of the council's decision'), which often restates another evidence sentence than the main clause
-    does; polarity, modality, quantity and antonym only. Shown by the rule only
-    (`features.semantic.table`, `text_signals`), for a sentence with no confident signal: no count
-    or fitted feature moves."""
+    does; polarity, modality, quantity and antonym only (`shown_signals`)."""
     lex = lexicon()
     frame = main_frame(answer, lex.relative, lex.fronted, lex.trailing)
     plain = main_frame(answer, lex.relative)
@@ -272,11 +282,11 @@ def _fused_shifts(answer: View, e: View, evidence: EvidenceSide, lex, taken: set
 def text_signals(answer: ParsedText, evidence: EvidenceSide,
                  sentences: list[tuple[int, int]] | None = None) -> list[list[Signal]]:
     """Signals of every sentence of a parsed answer (its own sentences unless given), with the
-    `framed_signals` of a sentence that has no confident one (what `detect` shows)."""
+    `shown_signals` of a sentence that has no confident one (what `detect` shows)."""
     spans = sentences if sentences is not None else (answer.sentences or ((0, len(answer.text)),))
     out = []
     for a, b in spans:
         view = sentence_view(answer, a, b)
         found = sentence_signals(view, evidence)
-        out.append(found if any(s.confident for s in found) else found + framed_signals(view, evidence))
+        out.append(found + shown_signals(view, evidence, found))
     return out

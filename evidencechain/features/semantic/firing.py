@@ -26,7 +26,7 @@ from ...io import atomic_write_text, write_csv
 from ...runinfo import code_commit
 from ...text.chunks import build_evidence
 from ...text.parse import ParseCache, parse_texts
-from . import EvidenceSide, framed_signals, sentence_signals
+from . import EvidenceSide, sentence_signals, shown_signals
 from .align import best_evidence, sentence_view
 from .build_suite import ROOT, sources
 from .dependency_flips import flip_candidates, flips_of, open_to_flips
@@ -96,22 +96,15 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
             view = sentence_view(doc, a, b)
             signals = sentence_signals(view, side)
             any_signal |= bool(signals)
-            for s in signals:
-                if s.confident:
-                    confident = True
-                    e, _ = best_evidence(view, side.sentences)
-                    firings.append({"corpus": name, "id": rid, "class": s.cls,
-                                    "words": " ".join(doc.token_text(t) for t in s.tokens),
-                                    "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
-                                    "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
-            if not any(s.confident for s in signals):
-                for s in framed_signals(view, side):  # shown by the rule too (features.semantic.table)
-                    confident = True
-                    e, _ = best_evidence(view, side.sentences)
-                    firings.append({"corpus": name, "id": rid, "class": f"{s.cls} (frame)",
-                                    "words": " ".join(doc.token_text(t) for t in s.tokens),
-                                    "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
-                                    "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
+            shown = [(s, s.cls) for s in signals if s.confident] \
+                + [(s, f"{s.cls} (rule only)") for s in shown_signals(view, side, signals)]  # as features.semantic.table
+            for s, label in shown:
+                confident = True
+                e, _ = best_evidence(view, side.sentences)
+                firings.append({"corpus": name, "id": rid, "class": label,
+                                "words": " ".join(doc.token_text(t) for t in s.tokens),
+                                "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],
+                                "evidence_sentence": ev.text[e.start:e.end] if e is not None else ""})
             if open_to_swaps(signals) and (others := candidates(view, side.sentences)):
                 doubtful.append((n, doc.text[a:b], [ev.text[e.start:e.end] for e in others]))
             if open_to_flips(signals) and (others := flip_candidates(view, side.sentences, lexicon())):

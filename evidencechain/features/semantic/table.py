@@ -6,8 +6,9 @@ class (`semantic_class`) and the evidence words it conflicts with (`semantic_evi
 and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule; also on
 the names of a role swap read from dependency arcs, `dependency_roles`, on the words of a polarity
 or antonym flip read from them, `dependency_flips`, and on the certainty markers before a confident
-modality shift, and on the words of a confident signal of the sentence read without a fronted or
-closing phrase, `framed_signals`: shown by rule only, no count or fitted feature moves).
+modality shift, and on the words of `shown_signals`, a doubtful quantifier shift on one named group
+or a confident signal of the sentence read without a fronted or closing phrase: shown by rule only,
+no count or fitted feature moves).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pandas as pd
 
 from ...text.parse import ParsedText
 from ..family import FamilyContext, FeatureFamily, WorkTables, switched
-from . import CLASSES, EvidenceSide, framed_signals, sentence_signals
+from . import CLASSES, EvidenceSide, sentence_signals, shown_signals
 from .align import sentence_view
 from .dependency_flips import flip_candidates, flips_of, open_to_flips
 from .dependency_roles import candidates, open_to_swaps, swaps_of
@@ -57,9 +58,8 @@ def add_semantic_features(sentences: pd.DataFrame, tokens: pd.DataFrame | None,
             if s.cls == "modality" and s.confident:
                 for t in markers_before(doc, min(s.tokens), int(start)):
                     shown.setdefault((rid, t), (s.cls, s.evidence))
-        if tokens is not None and not any(s.confident for s in found):
-            for s in framed_signals(view, sides[sid]):  # by rule only, like the dependency readers below
-                _show(flagged, shown, rid, s.tokens, s.cls, s.evidence)
+        for s in shown_signals(view, sides[sid], found) if tokens is not None else ():
+            _show(flagged, shown, rid, s.tokens, s.cls, s.evidence)  # by rule only, like the dependency readers
     read = [[(x.names, "roles", x.evidence) for x in found] for found in swaps_of(_pairs(unsigned), cache)] \
         + [[([x.span], x.cls, x.evidence) for x in found] for found in flips_of(_pairs(unflipped), cache)]
     for (rid, doc, start, *_), found in zip(unsigned + unflipped, read):
