@@ -31,6 +31,9 @@ PARAPHRASES = [
     # the answer's level stated for the group in another sentence
     ("Some residents of Parley Green objected to the new bin collection. All residents of Parley Green "
      "received a letter about it.", "All residents of Parley Green were sent a letter."),
+    # a rate read from the share it states (a real HaluEval summary, the evidence abridged)
+    ("The car shape now accounts for a staggering two in every three cars sold in the UK.",
+     "Accounting for two thirds of cars sold in the UK it dominates most markets."),
     # another group of the same place
     ("Some residents of Parley Green objected to the new bins. All shops in Parley Green stayed open late.",
      "All shops in Parley Green kept late hours, while a number of residents objected to the new bins."),

@@ -38,6 +38,11 @@ def _named(v: View, k: int) -> bool:
     return bool(v.doc.like_num[v.idx[k]]) or (k > 0 and v.text(k)[:1].isupper())
 
 
+def _in_rate(v: View, lo: int) -> bool:
+    """A quantifier inside a rate ('two in every three cars'): the share's, not the group's."""
+    return lo >= 2 and v.word(lo - 1) in ("in", "of") and bool(v.doc.like_num[v.idx[lo - 2]])
+
+
 def same_group(a: View, lo: int, hi: int, e: View, g_lo: int, g_hi: int, lex: Lexicon) -> bool:
     """Whether the quantifiers at a[lo:hi] and e[g_lo:g_hi] bear on one named group."""
     theirs = frozenset().union(*(e.keys(j) for j in _group(e, g_hi, lex)))
@@ -55,13 +60,14 @@ def grouped_shifts(found: list[Signal], a: View, sentences: list[View], lex: Lex
     for s in found:
         if s.confident or s.cls != "modality" or not any(w in scale for w in s.evidence.lower().split()):
             continue
-        mine = [h for h in hits(a, "quantifier", lex) if not h.subject
+        mine = [h for h in hits(a, "quantifier", lex) if not h.subject and not _in_rate(a, h.lo)
                 and set(s.tokens) <= {int(a.idx[k]) for k in range(h.lo, h.hi)}]
         if not mine:
             continue
         h = mine[0]
         for e in sentences:
-            g = next((g for g in hits(e, "quantifier", lex) if not g.subject and g.level != h.level
+            g = next((g for g in hits(e, "quantifier", lex) if not g.subject and not _in_rate(e, g.lo)
+                      and g.level != h.level
                       and e.span_text(list(range(g.lo, g.hi))).lower() == s.evidence.lower()
                       and same_group(a, h.lo, h.hi, e, g.lo, g.hi, lex)), None)
             if g is not None and not weakened(a, e, s, lex) and not stated_elsewhere(a, e, sentences, s):
