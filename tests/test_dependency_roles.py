@@ -33,6 +33,11 @@ def _swapped(evidence: str, answer: str) -> list[str]:
     ("The Ferris Institute licensed its battery patent to the startup Voltmere in 2021.",
      "In 2021 the startup Voltmere licensed its battery patent to the Ferris Institute.",
      ["Ferris Institute", "Voltmere"]),
+    # a verb of the same relation (data/relations.tsv)
+    ("Harcourt Foods acquired the bakery chain Olsen Bakeries in May for an undisclosed sum.",
+     "In May, Olsen Bakeries bought Harcourt Foods for an undisclosed price.", ["Harcourt Foods", "Olsen Bakeries"]),
+    ("The county of Wexmoor hired the surveyor Ines Tavor to map the old canal.",
+     "Ines Tavor recruited the county of Wexmoor to map the old canal.", ["Ines Tavor", "Wexmoor"]),
 ])
 def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidence, answer, names):
     assert _swapped(evidence, answer) == names
@@ -45,6 +50,7 @@ def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidenc
     ("The Ferris Institute licensed its patent to Voltmere.", "Voltmere was licensed the patent by the Ferris Institute."),
     ("Anna Berg married Tomas Lind in 2010.", "Tomas Lind married Anna Berg in 2010."),  # a symmetric relation
     ("Marco Ilves sold the mill to Dana Quist.", "Dana Quist bought the mill from Marco Ilves."),  # another verb
+    ("Harcourt Foods acquired Olsen Bakeries in May.", "Olsen Bakeries was bought by Harcourt Foods in May."),
     ("A retrospective of Malik Shapiro opens at the Anderson Art Museum on May 3.",
      "On May 3, the Anderson Art Museum opens a retrospective of Malik Shapiro."),      # a place is no party
     ("QPR's Clint Hill and Chris Ramsey were praised by their club's chairman on Twitter.",

@@ -21,6 +21,10 @@ ERRORS = [
     ("Few members of the Ostby allotment society voted for the fee rise. The society's committee will meet "
      "again in May.", "Most Ostby allotment society members backed raising the fee, ahead of the committee's May "
      "meeting.", "Most"),
+    # a sentence fusing two that follows neither alone: its clauses are read
+    ("Some owners of the Tarn Lane allotments objected to the new fence. The parish council will hold a public "
+     "meeting on 4 June.", "All the Tarn Lane allotment holders opposed the proposed fence, and a public meeting "
+     "has been set for 4 June by the parish.", "All"),
 ]
 
 PARAPHRASES = [

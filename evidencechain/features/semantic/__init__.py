@@ -93,13 +93,16 @@ def sentence_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
 
 def shown_signals(answer: View, evidence: EvidenceSide, found: list[Signal]) -> list[Signal]:
     """Signals `detect` shows by rule only for an answer sentence whose signals `found` hold no
-    confident one: its doubtful quantifier shifts on one named group (`groups.grouped_shifts`), then
-    the `framed_signals` on other words. No count or fitted feature moves."""
+    confident one: the confident signals of its `read_parts`, then its doubtful quantifier shifts
+    (found, or read in its parts) on one named group (`groups.grouped_shifts`). No count or fitted
+    feature moves."""
     if any(s.confident for s in found):
         return []
-    out = grouped_shifts(found, answer, evidence.sentences, lexicon())
+    lex = lexicon()
+    read = read_parts(answer, evidence, lex)
+    out = [s for s in read if s.confident]
     taken = {t for s in out for t in s.tokens}
-    return out + [s for s in framed_signals(answer, evidence) if not taken & set(s.tokens)]
+    return out + [s for s in grouped_shifts(found + read, answer, evidence.sentences, lex) if not taken & set(s.tokens)]
 
 
 def _clause_views(answer: View, lex) -> list[View]:
@@ -108,23 +111,31 @@ def _clause_views(answer: View, lex) -> list[View]:
     return [View(answer.doc, answer.idx[lo:hi], answer.start, answer.end) for lo, hi in parts] if len(parts) > 1 else []
 
 
-def framed_signals(answer: View, evidence: EvidenceSide) -> list[Signal]:
-    """Confident signals of an answer sentence read without the phrase fronted before its main clause
-    or closing it (`align.asides`: 'With the permit extended to 2 a.m., all 40 stalls ...'; ', ahead
-    of the council's decision'), which often restates another evidence sentence than the main clause
-    does; polarity, modality, quantity and antonym only (`shown_signals`)."""
-    lex = lexicon()
+def read_parts(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
+    """Polarity, modality, quantity and antonym signals of parts of an answer sentence that
+    `sentence_signals` does not read alone, each against the evidence sentence it follows best: the
+    sentence without the phrase fronted before its main clause or closing it (`align.asides`: 'With
+    the permit extended to 2 a.m., all 40 stalls ...'; ', ahead of the council's decision'), which
+    often restates another evidence sentence than the main clause does; and, for a sentence that
+    follows no one evidence sentence (it fuses two), each of its clauses. Flips guarded as in
+    `sentence_signals` (the opposite in the sentence too, a clause misread)."""
     frame = main_frame(answer, lex.relative, lex.fronted, lex.trailing)
     plain = main_frame(answer, lex.relative)
-    if frame is None or (plain is not None and len(plain) == len(frame)):
-        return []
-    other, _ = best_evidence(frame, evidence.sentences)
-    if other is None:
-        return []
     views = _clause_views(answer, lex)
-    return [s for s in _signals(frame, other, evidence, lex, whole=False) if s.confident and s.cls in _FRAMED
-            and not (s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))))
-            and not (s.cls in _FLIPS and _misread(s, other, views, evidence, lex))]
+    parts = [frame] if frame is not None and (plain is None or len(plain) != len(frame)) else []
+    if best_evidence(answer, evidence.sentences)[0] is None:
+        parts += views
+    out: list[Signal] = []
+    for part in parts:
+        other, _ = best_evidence(part, evidence.sentences)
+        if other is None:
+            continue
+        taken = {t for s in out for t in s.tokens}
+        out += [s for s in _signals(part, other, evidence, lex, whole=False) if s.cls in _FRAMED
+                and not taken & set(s.tokens)
+                and not (s.cls == "antonym" and answer.find(other.keys(_first(other, s.evidence))))
+                and not (s.cls in _FLIPS and _misread(s, other, views, evidence, lex))]
+    return out
 
 
 def _unaligned(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:

@@ -2,8 +2,8 @@
 does not tell them ('It was X who copied Y's survey' for 'Y copied X's survey'; 'X fouled Y' for
 'X was fouled by Y'; 'X licensed its patent to Y' for 'Y licensed its patent to X').
 
-For a verb that the answer sentence and an evidence sentence of its source share (same stem, not a
-symmetric relation), each side's proper nouns are split into the agent's (the subject's subtree, a
+For a verb that the answer sentence and an evidence sentence of its source share (same stem, or a verb
+of its relation in data/relations.tsv, 'bought' / 'acquired'; not a symmetric relation), each side's proper nouns are split into the agent's (the subject's subtree, a
 passive's 'by' phrase, the noun a relative clause's 'who' stands for) and the others' (objects,
 objects of 'to', 'from', 'against', 'with' and 'for', a passive subject). A swap is a name on the answer's agent side that the
 evidence has on the other side and a name on the answer's other side that the evidence has as agent,
@@ -118,7 +118,7 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
             mine, yours = a.sides(v)
             found, kept = None, False
             for e, verbs in stated:
-                for w in verbs.get(key, ()):
+                for w in [w for k in (key, *lex.verb_relations.get(key, ())) for w in verbs.get(k, ())]:
                     agent, other = e.sides(w)
                     kept |= bool(set(mine) & set(agent))  # the evidence has the answer's agent as this verb's
                     xs = [x for x in mine if x in other and x not in agent]

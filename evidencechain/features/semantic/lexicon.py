@@ -107,6 +107,9 @@ class Lexicon:
     symmetric: frozenset[str] = frozenset()
     synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
     """stem -> stems of its near-synonyms (data/synonyms.tsv): a negation of one denies the other."""
+    verb_relations: dict[str, frozenset[str]] = field(default_factory=dict)
+    """verb stem -> stems of the verbs stating its relation with the parties in the same places
+    (data/relations.tsv: 'bought' / 'acquired'), for the dependency role reader."""
     coordination: tuple[frozenset[str], int] = (frozenset(), 0)
     """(auxiliaries, reach) of cues.toml [polarity]: the verb that 'neither ... nor' negates."""
     strengthened_only: frozenset[str] = frozenset()
@@ -244,16 +247,16 @@ def lexicon() -> Lexicon:
         comparative_cues=frozenset(pol["comparative_cues"]), comparison=frozenset(pol["comparison"]),
         event_order=frozenset(pol["event_order"]), ordering=frozenset(pol["ordering"]),
         persistence=frozenset(pol["persistence"]), privatives=dict(pol["privatives"]), delay=(frozenset(pol["delay"]), frozenset(pol["only_then"]), frozenset(pol["then_alone"])),
-        synonyms=_synonyms(), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
+        synonyms=_synonyms(), verb_relations=_synonyms("relations.tsv"), coordination=(frozenset(pol["auxiliaries"]), int(pol["coordination_reach"])),
         floating=frozenset(mod["floating"]), floaters=frozenset(mod["floaters"]),
         strengthened_only=frozenset(mod["strengthened_only"]), min_steps={k: int(v) for k, v in mod["min_steps"].items()},
         **_irrealis(cues["irrealis"]), **_roles(cues["roles"]))
 
 
-def _synonyms() -> dict[str, frozenset[str]]:
-    """Each word's stem -> the stems of the other words of its rows in data/synonyms.tsv."""
+def _synonyms(name: str = "synonyms.tsv") -> dict[str, frozenset[str]]:
+    """Each word's stem -> the stems of the other words of its rows in data/NAME."""
     out: dict[str, set[str]] = {}
-    for line in _read("synonyms.tsv").splitlines():
+    for line in _read(name).splitlines():
         if line.startswith("#") or not line.strip():
             continue
         stems = {stem(w.strip().lower()) for w in line.split("\t") if w.strip()}
