@@ -63,3 +63,12 @@ def test_a_group_shift_moves_no_count():
     assert [s.confident for s in plain if s.cls == "modality"] == [False]
     assert sentences.loc[0, "sem_modality"] == 1
     assert tokens.loc[tokens.semantic_confident == 1, "semantic_evidence"].tolist() == ["Some"]
+
+
+def test_a_relative_clause_is_not_read_without_its_subject():
+    # the clauses of a sentence fusing two are read alone, but 'which opens on 14 March' is the Kinmoor
+    # depot's, not the Selby Road depot's that closes then (a recombined date, not an opposite verb)
+    evidence = ("The Selby Road depot will close on 14 March. Its replacement, the Kinmoor depot, opens on 2 April. "
+                "Bus routes 7 and 9 will move to the new site.")
+    answer = "Routes 7 and 9 will move to the Kinmoor depot, which opens on 14 March."
+    assert not any(c == "antonym" for c, _, _ in confident_signals(evidence, answer))

@@ -117,14 +117,15 @@ def read_parts(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
     sentence without the phrase fronted before its main clause or closing it (`align.asides`: 'With
     the permit extended to 2 a.m., all 40 stalls ...'; ', ahead of the council's decision'), which
     often restates another evidence sentence than the main clause does; and, for a sentence that
-    follows no one evidence sentence (it fuses two), each of its clauses. Flips guarded as in
+    follows no one evidence sentence (it fuses two), each of its clauses but a relative one ('which
+    opens on 14 March' says nothing of the depot that closes then). Flips guarded as in
     `sentence_signals` (the opposite in the sentence too, a clause misread)."""
     frame = main_frame(answer, lex.relative, lex.fronted, lex.trailing)
     plain = main_frame(answer, lex.relative)
     views = _clause_views(answer, lex)
     parts = [frame] if frame is not None and (plain is None or len(plain) != len(frame)) else []
-    if best_evidence(answer, evidence.sentences)[0] is None:
-        parts += views
+    if best_evidence(answer, evidence.sentences)[0] is None:  # not a relative clause: its subject is outside it
+        parts += [v for v in views if v.word(0) not in lex.relative]
     out: list[Signal] = []
     for part in parts:
         other, _ = best_evidence(part, evidence.sentences)
