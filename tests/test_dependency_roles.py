@@ -38,6 +38,9 @@ def _swapped(evidence: str, answer: str) -> list[str]:
      "In May, Olsen Bakeries bought Harcourt Foods for an undisclosed price.", ["Harcourt Foods", "Olsen Bakeries"]),
     ("The county of Wexmoor hired the surveyor Ines Tavor to map the old canal.",
      "Ines Tavor recruited the county of Wexmoor to map the old canal.", ["Ines Tavor", "Wexmoor"]),
+    # the 'from' and 'to' parties exchanged
+    ("The engineer Luka Senn was transferred from the Pirna plant to the Koval plant in June.",
+     "In June Luka Senn moved from the Koval plant to the Pirna plant.", ["Koval", "Pirna"]),
 ])
 def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidence, answer, names):
     assert _swapped(evidence, answer) == names
@@ -51,6 +54,8 @@ def test_exchanged_parties_of_one_verb_are_found_whatever_the_word_order(evidenc
     ("Anna Berg married Tomas Lind in 2010.", "Tomas Lind married Anna Berg in 2010."),  # a symmetric relation
     ("Marco Ilves sold the mill to Dana Quist.", "Dana Quist bought the mill from Marco Ilves."),  # another verb
     ("Harcourt Foods acquired Olsen Bakeries in May.", "Olsen Bakeries was bought by Harcourt Foods in May."),
+    ("The engineer Luka Senn was transferred from the Pirna plant to the Koval plant in June.",
+     "In June Luka Senn moved to the Koval plant from the Pirna plant."),
     ("A retrospective of Malik Shapiro opens at the Anderson Art Museum on May 3.",
      "On May 3, the Anderson Art Museum opens a retrospective of Malik Shapiro."),      # a place is no party
     ("QPR's Clint Hill and Chris Ramsey were praised by their club's chairman on Twitter.",

@@ -72,3 +72,8 @@ def test_a_relative_clause_is_not_read_without_its_subject():
                 "Bus routes 7 and 9 will move to the new site.")
     answer = "Routes 7 and 9 will move to the Kinmoor depot, which opens on 14 March."
     assert not any(c == "antonym" for c, _, _ in confident_signals(evidence, answer))
+    # ... nor 'who can ask for $20 million per movie' read against 'per film' (a real HaluEval summary, abridged)
+    evidence = ("Sandra Bullock tops a list of the highest-paid actors in Hollywood. In return, they can ask for "
+                "$20 million per film. The recent survey said these six are Hollywood's next-in-line for huge pay packets.")
+    answer = "New survey reveals there are six actors in Hollywood who can ask for $20 million per movie."
+    assert confident_signals(evidence, answer) == []

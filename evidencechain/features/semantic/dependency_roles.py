@@ -7,8 +7,9 @@ of its relation in data/relations.tsv, 'bought' / 'acquired'; not a symmetric re
 passive's 'by' phrase, the noun a relative clause's 'who' stands for) and the others' (objects,
 objects of 'to', 'from', 'against', 'with' and 'for', a passive subject). A swap is a name on the answer's agent side that the
 evidence has on the other side and a name on the answer's other side that the evidence has as agent,
-with neither name on its own side in the evidence, in a sentence without a polarity or antonym
-flip (a flip with exchanged parties is a converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict
+with neither name on its own side in the evidence; or, the same way, the names of a 'from' and a 'to'
+party exchanged ('moved from Denby United to Harlow Town' for 'was transferred from Harlow Town to
+Denby United'); in a sentence without a polarity or antonym flip (a flip with exchanged parties is a converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict
 rule): the fitted features keep the word-order signals (`roles`), so fitted models are unchanged.
 The parses come from `text.dependency` (cached, batched); nothing is parsed when no parser is installed.
 """
@@ -89,6 +90,15 @@ class Tree:
                 other += [j for k in self.children[c] if self.p.deps[k] == "pobj" for j in self.subtree(k)]
         return self.names(agent), self.names(other)
 
+    def directions(self, v: int) -> tuple[dict[str, int], dict[str, int]]:
+        """(names of the verb's 'from' party, names of its 'to' party): 'moved from X to Y'."""
+        ends = {"from": [], "to": []}
+        for c in self.children[v]:
+            w = self.p.words[c].lower()
+            if self.p.deps[c] == "prep" and w in ends:
+                ends[w] += [j for k in self.children[c] if self.p.deps[k] == "pobj" for j in self.subtree(k)]
+        return self.names(ends["from"]), self.names(ends["to"])
+
     def verbs(self, lex: Lexicon) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}
         for i, (w, pos) in enumerate(zip(self.p.words, self.p.pos)):
@@ -115,21 +125,28 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
     out = []
     for key, positions in a.verbs(lex).items():
         for v in positions:
-            mine, yours = a.sides(v)
-            found, kept = None, False
-            for e, verbs in stated:
-                for w in [w for k in (key, *lex.verb_relations.get(key, ())) for w in verbs.get(k, ())]:
-                    agent, other = e.sides(w)
-                    kept |= bool(set(mine) & set(agent))  # the evidence has the answer's agent as this verb's
-                    xs = [x for x in mine if x in other and x not in agent]
-                    ys = [y for y in yours if y in agent and y not in other]
-                    if xs and ys and found is None:
-                        (s1, t1), (s2, t2) = e.name_span(other[xs[0]]), e.name_span(agent[ys[0]])
-                        found = Swap((a.name_span(mine[xs[0]]), a.name_span(yours[ys[0]])),
-                                     e.p.text[min(s1, s2):max(t1, t2)])
-            if found is not None and not kept:
-                out.append(found)
+            for mine, yours, side in ((*a.sides(v), Tree.sides), (*a.directions(v), Tree.directions)):
+                found = _exchanged(a, mine, yours, [(e, w) for e, verbs in stated for k in
+                                                    (key, *lex.verb_relations.get(key, ())) for w in verbs.get(k, ())], side)
+                if found is not None:
+                    out.append(found)
     return out
+
+
+def _exchanged(a: Tree, mine: dict[str, int], yours: dict[str, int], verbs: list[tuple[Tree, int]], side) -> Swap | None:
+    """The swap of the answer verb's two parties (`mine`: its agent's or 'from' names, `yours`: the
+    others' or 'to' names) against the evidence verbs, read the same way (`side`); None where some
+    evidence verb has the answer's first party where the answer has it."""
+    found, kept = None, False
+    for e, w in verbs:
+        first, second = side(e, w)
+        kept |= bool(set(mine) & set(first))
+        xs = [x for x in mine if x in second and x not in first]
+        ys = [y for y in yours if y in first and y not in second]
+        if xs and ys and found is None:
+            (s1, t1), (s2, t2) = e.name_span(second[xs[0]]), e.name_span(first[ys[0]])
+            found = Swap((a.name_span(mine[xs[0]]), a.name_span(yours[ys[0]])), e.p.text[min(s1, s2):max(t1, t2)])
+    return None if kept else found
 
 
 def open_to_swaps(signals) -> bool:
