@@ -41,6 +41,10 @@ def _flipped(evidence: list[str], answer: str) -> list[tuple[str, str, str]]:
     (["The Harlow Creek water board voted to renew its contract with Pellmont Filtration."],
      "Harlow Creek's water board never renewed Pellmont Filtration's contract.",
      [("never renewed", "polarity", "renew")]),
+    # a verb of the same relation (data/relations.tsv) negated
+    (["Inspectors confirmed that the new lifts meet the Brayton fire code."],
+     "The inspectors said the new lifts do not satisfy the Brayton fire code.",
+     [("not satisfy", "polarity", "meet")]),
 ])
 def test_a_flipped_verb_with_the_same_parties_is_found(evidence, answer, found):
     assert _flipped(evidence, answer) == found
@@ -61,6 +65,8 @@ def test_a_flipped_verb_with_the_same_parties_is_found(evidence, answer, found):
     (["The pilots accepted the new contract."], "The pilots did not accept the first offer."),       # another object
     (["The council approved the bridge."], "The council did not only approve the bridge but funded it too."),
     (["The museum closed in March."], "Did the museum not close in March?"),    # a question
+    (["Inspectors said the new lifts do not meet the Brayton fire code."],
+     "The new lifts fail to satisfy the Brayton fire code, inspectors said."),   # the same relation, negated twice
 ])
 def test_meaning_kept_or_unasserted_is_no_flip(evidence, answer):
     assert _flipped(evidence, answer) == []

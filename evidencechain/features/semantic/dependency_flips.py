@@ -249,17 +249,18 @@ def flips(answer, evidence: list, lex: Lexicon) -> list[Flip]:
     out = []
     for r in readings(a, lex):
         opposite = lex.antonyms.get(r.stem, frozenset())
+        same = {r.stem} | lex.verb_relations.get(r.stem, frozenset())  # 'do not satisfy' / 'meet'
         found, kept = None, False
         for e, rs in stated:
             for x in rs:
                 if not _same_parties(r, x):
                     continue
-                if x.stem == r.stem and x.negated == r.negated:
+                if x.stem in same and x.negated == r.negated:
                     kept = True  # the evidence states the answer's reading
-                elif found is None and (x.stem == r.stem and x.negated != r.negated
+                elif found is None and (x.stem in same and x.negated != r.negated
                                         or x.stem in opposite and x.negated == r.negated
                                         and _same_event(r, x, lex, lists)):
-                    cls = "polarity" if x.stem == r.stem else "antonym"
+                    cls = "polarity" if x.stem in same else "antonym"
                     words = [*r.cues, r.verb] if cls == "polarity" and r.negated else [r.verb]
                     found = Flip((a.offsets[min(words)][0], a.offsets[max(words)][1]), cls, _evidence_words(e, x))
         if found is not None and not kept:
