@@ -45,6 +45,9 @@ def _flipped(evidence: list[str], answer: str) -> list[tuple[str, str, str]]:
     (["Inspectors confirmed that the new lifts meet the Brayton fire code."],
      "The inspectors said the new lifts do not satisfy the Brayton fire code.",
      [("not satisfy", "polarity", "meet")]),
+    # an object's 'no' negates its verb
+    (["Researchers observed no serious side effects in the Pell trial."],
+     "Researchers recorded serious side effects in the Pell trial.", [("recorded", "polarity", "observed no")]),
 ])
 def test_a_flipped_verb_with_the_same_parties_is_found(evidence, answer, found):
     assert _flipped(evidence, answer) == found
@@ -67,6 +70,8 @@ def test_a_flipped_verb_with_the_same_parties_is_found(evidence, answer, found):
     (["The museum closed in March."], "Did the museum not close in March?"),    # a question
     (["Inspectors said the new lifts do not meet the Brayton fire code."],
      "The new lifts fail to satisfy the Brayton fire code, inspectors said."),   # the same relation, negated twice
+    (["Researchers did not observe serious side effects in the Pell trial."],
+     "In the Pell trial researchers noted no serious side effects."),            # 'no' and 'not' say the same
 ])
 def test_meaning_kept_or_unasserted_is_no_flip(evidence, answer):
     assert _flipped(evidence, answer) == []

@@ -102,7 +102,8 @@ def _kids(t: Tree, i: int, deps) -> list[int]:
 def _parties(t: Tree, v: int, lex: Lexicon) -> tuple[list[int], list[int], list[int]] | None:
     """(agent's tokens, patient's tokens, the agent's head noun with its compound words) of the verb
     at v; a coordinated or governed verb without a subject takes its head's, a relative clause's 'which'
-    stands for its noun. None where a party is negated ('No member of the choir failed')."""
+    stands for its noun. None where a party is negated ('No member of the choir failed'), but for the
+    object's 'no' (`_no_object`), which negates the verb."""
     agent, patient, heads, at = [], [], [], v
     for _ in range(3):
         for c in t.children[at]:
@@ -128,9 +129,16 @@ def _parties(t: Tree, v: int, lex: Lexicon) -> tuple[list[int], list[int], list[
                 or t.p.heads[at] == at:
             break
         at = t.p.heads[at]
-    if any(t.p.words[j].lower() in lex.negation for j in agent + patient):
+    nos = _no_object(t, v)
+    if any(t.p.words[j].lower() in lex.negation for j in agent + patient if j not in nos):
         return None
     return agent, patient, heads
+
+
+def _no_object(t: Tree, v: int) -> list[int]:
+    """The 'no' of the verb's object ('observed no side effects': the verb's negation)."""
+    return [k for c in t.children[v] if t.p.deps[c] == "dobj" for k in t.children[c]
+            if t.p.deps[k] == "det" and t.p.words[k].lower() == "no"]
 
 
 def _unasserted(t: Tree, i: int, lists: dict) -> bool:
@@ -186,7 +194,7 @@ def readings(t: Tree, lex: Lexicon) -> list[_Reading]:
     for v, (w, pos) in enumerate(zip(t.p.words, t.p.pos)):
         if pos != "VERB" or t.p.deps[v] not in _CLAUSES or _unasserted(t, v, lists):
             continue
-        cues = _negated_here(t, v)
+        cues = _negated_here(t, v) + _no_object(t, v)
         negated, at, ok = bool(cues), v, True
         while t.p.deps[at] == "xcomp" and ok:  # 'voted to renew', 'failed to renew'
             head = t.p.heads[at]
@@ -239,7 +247,7 @@ def _evidence_words(t: Tree, r: _Reading) -> str:
     first = min([*r.cues, r.verb])
     aux = [c for c in t.children[r.verb] if t.p.deps[c] in ("aux", "auxpass") and c < first]
     lo = min([first, *aux]) if r.cues else r.verb
-    return " ".join(t.p.words[lo:r.verb + 1])
+    return " ".join(t.p.words[lo:max([r.verb, *r.cues]) + 1])  # 'observed no'
 
 
 def flips(answer, evidence: list, lex: Lexicon) -> list[Flip]:
@@ -279,7 +287,8 @@ def flip_candidates(a: View, sentences: list[View], lex: Lexicon) -> list[View]:
     of a's stem, or of an opposite stem, beside a negation on either side (the same stem) or not
     (an opposite), and another content word of a."""
     words = [stem(a.word(k)) for k in range(len(a)) if a.content(k)]
-    negated = any(a.word(k) in _NEGATIONS for k in range(len(a)))
+    cues = _NEGATIONS | {"no"}  # 'observed no side effects'
+    negated = any(a.word(k) in cues for k in range(len(a)))
     opposite = {o for w in words for o in lex.antonyms.get(w, ())}
     out = []
     for e in sentences:
@@ -287,7 +296,7 @@ def flip_candidates(a: View, sentences: list[View], lex: Lexicon) -> list[View]:
         shared = theirs.intersection(words)
         if len(shared) < 2 and not (shared and theirs & opposite):
             continue
-        if theirs & opposite or (negated or any(e.word(k) in _NEGATIONS for k in range(len(e)))):
+        if theirs & opposite or (negated or any(e.word(k) in cues for k in range(len(e)))):
             out.append(e)
     return out
 
