@@ -47,7 +47,8 @@ def _flipped(evidence: list[str], answer: str) -> list[tuple[str, str, str]]:
      [("not satisfy", "polarity", "meet")]),
     # an object's 'no' negates its verb
     (["Researchers observed no serious side effects in the Pell trial."],
-     "Researchers recorded serious side effects in the Pell trial.", [("recorded", "polarity", "observed no")]),
+     "Researchers recorded serious side effects in the Pell trial.",
+     [("recorded serious side effects", "polarity", "observed no")]),
 ])
 def test_a_flipped_verb_with_the_same_parties_is_found(evidence, answer, found):
     assert _flipped(evidence, answer) == found

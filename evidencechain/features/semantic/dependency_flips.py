@@ -270,6 +270,8 @@ def flips(answer, evidence: list, lex: Lexicon) -> list[Flip]:
                                         and _same_event(r, x, lex, lists)):
                     cls = "polarity" if x.stem in same else "antonym"
                     words = [*r.cues, r.verb] if cls == "polarity" and r.negated else [r.verb]
+                    if cls == "polarity" and (_no_object(e, x.verb) or _no_object(a, r.verb)):
+                        words += [c for c in a.children[r.verb] if a.p.deps[c] == "dobj"]  # 'showed a reduction'
                     found = Flip((a.offsets[min(words)][0], a.offsets[max(words)][1]), cls, _evidence_words(e, x))
         if found is not None and not kept:
             out.append(found)
