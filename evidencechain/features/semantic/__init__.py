@@ -124,8 +124,8 @@ def read_parts(answer: View, evidence: EvidenceSide, lex) -> list[Signal]:
     plain = main_frame(answer, lex.relative)
     views = _clause_views(answer, lex)
     parts = [frame] if frame is not None and (plain is None or len(plain) != len(frame)) else []
-    if best_evidence(answer, evidence.sentences)[0] is None:  # not a relative clause: its subject is outside it
-        parts += [v for v in views if v.word(0) not in lex.relative]
+    if views and best_evidence(answer, evidence.sentences)[0] is None:
+        parts += [v for v in views if v.word(0) not in lex.relative]  # a relative clause's subject is outside it
     out: list[Signal] = []
     for part in parts:
         other, _ = best_evidence(part, evidence.sentences)

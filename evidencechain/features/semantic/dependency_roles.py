@@ -2,15 +2,17 @@
 does not tell them ('It was X who copied Y's survey' for 'Y copied X's survey'; 'X fouled Y' for
 'X was fouled by Y'; 'X licensed its patent to Y' for 'Y licensed its patent to X').
 
-For a verb that the answer sentence and an evidence sentence of its source share (same stem, or a verb
-of its relation in data/relations.tsv, 'bought' / 'acquired'; not a symmetric relation), each side's proper nouns are split into the agent's (the subject's subtree, a
-passive's 'by' phrase, the noun a relative clause's 'who' stands for) and the others' (objects,
-objects of 'to', 'from', 'against', 'with' and 'for', a passive subject). A swap is a name on the answer's agent side that the
+For a verb that the answer sentence and an evidence sentence of its source share (same stem, or a
+verb of its relation in data/relations.tsv, 'bought' / 'acquired'; not a symmetric relation), each
+side's proper nouns are split into the agent's (the subject's subtree, a passive's 'by' phrase, the
+noun a relative clause's 'who' stands for) and the others' (objects, objects of 'to', 'from',
+'against', 'with' and 'for', a passive subject). A swap is a name on the answer's agent side that the
 evidence has on the other side and a name on the answer's other side that the evidence has as agent,
 with neither name on its own side in the evidence; or, the same way, the names of a 'from' and a 'to'
 party exchanged ('moved from Denby United to Harlow Town' for 'was transferred from Harlow Town to
-Denby United'); in a sentence without a polarity or antonym flip (a flip with exchanged parties is a converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict
-rule): the fitted features keep the word-order signals (`roles`), so fitted models are unchanged.
+Denby United'); in a sentence without a polarity or antonym flip (a flip with exchanged parties is a
+converse, `open_to_swaps`). It is shown by rule only (`detect`'s conflict rule): the fitted features
+keep the word-order signals (`roles`), so fitted models are unchanged.
 The parses come from `text.dependency` (cached, batched); nothing is parsed when no parser is installed.
 """
 from __future__ import annotations
@@ -125,9 +127,10 @@ def swaps(answer, evidence: list, lex: Lexicon) -> list[Swap]:
     out = []
     for key, positions in a.verbs(lex).items():
         for v in positions:
+            matched = [(e, w) for e, verbs in stated for k in (key, *lex.verb_relations.get(key, ()))
+                       for w in verbs.get(k, ())]
             for mine, yours, side in ((*a.sides(v), Tree.sides), (*a.directions(v), Tree.directions)):
-                found = _exchanged(a, mine, yours, [(e, w) for e, verbs in stated for k in
-                                                    (key, *lex.verb_relations.get(key, ())) for w in verbs.get(k, ())], side)
+                found = _exchanged(a, mine, yours, matched, side)
                 if found is not None:
                     out.append(found)
     return out

@@ -98,9 +98,9 @@ def measure(name: str, spec: dict, data: Path, cache: ParseCache) -> tuple[list[
             any_signal |= bool(signals)
             shown = [(s, s.cls) for s in signals if s.confident] \
                 + [(s, f"{s.cls} (rule only)") for s in shown_signals(view, side, signals)]  # as features.semantic.table
+            e, _ = best_evidence(view, side.sentences) if shown else (None, 0.0)
             for s, label in shown:
                 confident = True
-                e, _ = best_evidence(view, side.sentences)
                 firings.append({"corpus": name, "id": rid, "class": label,
                                 "words": " ".join(doc.token_text(t) for t in s.tokens),
                                 "evidence_words": s.evidence, "answer_sentence": doc.text[a:b],

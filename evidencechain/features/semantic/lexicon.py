@@ -109,7 +109,7 @@ class Lexicon:
     """stem -> stems of its near-synonyms (data/synonyms.tsv): a negation of one denies the other."""
     verb_relations: dict[str, frozenset[str]] = field(default_factory=dict)
     """verb stem -> stems of the verbs stating its relation with the parties in the same places
-    (data/relations.tsv: 'bought' / 'acquired'), for the dependency role reader."""
+    (data/relations.tsv: 'bought' / 'acquired'), for the dependency role and flip readers."""
     coordination: tuple[frozenset[str], int] = (frozenset(), 0)
     """(auxiliaries, reach) of cues.toml [polarity]: the verb that 'neither ... nor' negates."""
     strengthened_only: frozenset[str] = frozenset()

@@ -6,9 +6,9 @@ class (`semantic_class`) and the evidence words it conflicts with (`semantic_evi
 and `semantic_confident` (1 on a word of a confident signal, which `detect` flags by rule; also on
 the names of a role swap read from dependency arcs, `dependency_roles`, on the words of a polarity
 or antonym flip read from them, `dependency_flips`, and on the certainty markers before a confident
-modality shift, and on the words of `shown_signals`, a doubtful quantifier shift on one named group
-or a confident signal of the sentence read without a fronted or closing phrase: shown by rule only,
-no count or fitted feature moves).
+modality shift, and on the words of `shown_signals` (the confident signals of a sentence's parts read
+alone, `read_parts`, and doubtful quantifier shifts on one named group): shown by rule only, no count
+or fitted feature moves).
 Reads the one cached parse of each answer and each source's evidence; nothing is parsed here.
 """
 from __future__ import annotations
